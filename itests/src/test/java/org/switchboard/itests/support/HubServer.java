@@ -1,0 +1,201 @@
+package org.switchboard.itests.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts the packaged hub exactly as the README does ({@code server-config/run-hub}), on a free
+ * loopback port with its own data directory, and stops it gracefully or with {@code kill -9}.
+ */
+public final class HubServer implements AutoCloseable {
+
+    private static final AtomicInteger COUNTER = new AtomicInteger();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Path dataDir;
+    private final Path log;
+    private final int port;
+    private final Map<String, String> env;
+    private Process process;
+
+    private HubServer(Path dataDir, int port, Map<String, String> env) {
+        this.dataDir = dataDir;
+        this.port = port;
+        this.env = Map.copyOf(env);
+        this.log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    }
+
+    /** Starts a hub with a fresh data directory and the given extra environment. */
+    public static HubServer start(Map<String, String> env) {
+        Path work = Path.of(System.getProperty("hub.workDir", "target/hubs"));
+        Path dataDir = work.resolve("hub-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet());
+        try {
+            Files.createDirectories(dataDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        HubServer server = new HubServer(dataDir, freePort(), env);
+        server.launch();
+        return server;
+    }
+
+    /** Starts a hub with embedded defaults. */
+    public static HubServer start() {
+        return start(Map.of());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path dataDir() {
+        return dataDir;
+    }
+
+    public Path logFile() {
+        return log;
+    }
+
+    /** {@code ws://127.0.0.1:<port>/}, the SYNAPSE endpoint. */
+    public URI webSocketUri() {
+        return URI.create("ws://127.0.0.1:" + port + "/");
+    }
+
+    /** An HTTP URI on the hub, e.g. {@code http("/health")}. */
+    public URI http(String path) {
+        return URI.create("http://127.0.0.1:" + port + path);
+    }
+
+    /** Kills the server process with SIGKILL (no shutdown hooks run) and waits for it to go. */
+    public void kill9() {
+        if (process != null && process.isAlive()) {
+            process.toHandle().destroyForcibly();
+            waitFor(process);
+        }
+    }
+
+    /** Stops the server with SIGTERM, as Ctrl-C or an orchestrator would, and waits for it to go. */
+    public void stop() {
+        if (process != null && process.isAlive()) {
+            process.toHandle().destroy();
+            waitFor(process);
+        }
+    }
+
+    /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
+    public void restart() {
+        stop();
+        launch();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private void launch() {
+        ProcessBuilder builder = new ProcessBuilder("bash", requiredProperty("hub.runScript"));
+        Map<String, String> environment = builder.environment();
+        environment.put("HUB_PORT", Integer.toString(port));
+        environment.put("HUB_DATA_DIR", dataDir.toString());
+        environment.put("HUB_WAR", requiredProperty("hub.war"));
+        environment.put("HUB_PAYARA_JAR", requiredProperty("payara.microJar"));
+        environment.put("HUB_RAR", requiredProperty("hub.rar"));
+        environment.putIfAbsent("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC");
+        environment.putAll(env);
+        builder.redirectErrorStream(true);
+        builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        awaitReady(Duration.ofSeconds(180));
+    }
+
+    private void awaitReady(Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        HttpRequest ready = HttpRequest.newBuilder(http("/mphealth/ready")).timeout(Duration.ofSeconds(2)).build();
+        while (Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("hub exited with " + process.exitValue() + "; see " + log);
+            }
+            try {
+                HttpResponse<String> response = HTTP.send(ready, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(250);
+        }
+        kill9();
+        throw new IllegalStateException("hub not ready within " + timeout + "; see " + log);
+    }
+
+    private static void waitFor(Process process) {
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.toHandle().destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String requiredProperty(String name) {
+        String value = System.getProperty(name);
+        if (value == null) {
+            throw new IllegalStateException("system property " + name + " is not set (run through mvn verify)");
+        }
+        return value;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Environment helper: {@code env("HUB_TOKEN", "s3cret")}. */
+    public static Map<String, String> env(String... keyValues) {
+        Map<String, String> map = new HashMap<>();
+        for (int i = 0; i + 1 < keyValues.length; i += 2) {
+            map.put(keyValues[i], keyValues[i + 1]);
+        }
+        return map;
+    }
+}
