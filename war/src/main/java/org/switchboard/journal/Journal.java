@@ -1,0 +1,54 @@
+package org.switchboard.journal;
+
+import jakarta.json.JsonObject;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * The durable, ordered event log that SYNAPSE features append to before they acknowledge a change
+ * (spec synapse-core §16). Appends from many threads are group-committed; each future completes
+ * only after the transaction holding the event has committed.
+ */
+public interface Journal {
+
+    /** Appends one event; completes with its {@code seq} once committed. */
+    default CompletableFuture<Long> append(String kind, JsonObject payload) {
+        return append(List.of(new JournalEvent.Draft(kind, payload)), List.of())
+                .thenApply(seqs -> seqs[0]);
+    }
+
+    /**
+     * Appends events and receipt-outbox rows atomically (one transaction, consecutive seqs in list
+     * order). Completes with the seqs, or exceptionally if the transaction failed (nothing applied).
+     */
+    CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox);
+
+    /** Events with {@code seq > afterSeq}, ascending, at most {@code limit}; {@code kinds} empty = all kinds. */
+    List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds);
+
+    /** The event at exactly {@code seq}, or null. */
+    JournalEvent at(long seq);
+
+    /** Highest committed seq (0 when empty). */
+    long lastSeq();
+
+    /** Streams every readable event in seq order (start-up replay); undecodable rows are quarantined. */
+    void replay(Consumer<JournalEvent> sink);
+
+    /** Rows quarantined as corrupt during replay (§16.5); the hub is degraded while this is non-empty. */
+    List<Long> corruptSeqs();
+
+    /** Undelivered outbox rows for one sender, in creation order. */
+    List<OutboxRow> pendingOutbox(String sender);
+
+    /** Marks outbox rows delivered (WebSocket accepted the frame). */
+    void markDelivered(List<String> notificationIds);
+
+    /** Count of undelivered outbox rows (for /health and /metrics). */
+    long pendingOutboxCount();
+
+    /** A stable hub id, generated ({@code syn-} + 8 hex) and stored on first use unless configured. */
+    String hubId();
+}
