@@ -1,0 +1,303 @@
+package org.switchboard.journal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Group commit for the journal: appenders on any thread enqueue without locking; one writer thread
+ * drains the queue, assigns consecutive seqs, and hands up to {@link GroupCommitPolicy#maxRowsPerBatch()}
+ * rows to the {@link Sink} as one transaction. Futures complete only after that transaction
+ * commits, in seq order, on the completion executor (so callers' continuations never slow the
+ * writer). A failed batch applies nothing; its appends are retried one transaction each so that
+ * one bad append cannot sink its neighbours, and those that fail again fail their futures.
+ * Seqs handed to a failed transaction are never reused.
+ */
+public final class GroupCommitter implements AutoCloseable {
+
+    /** Durable storage for one batch: writes every row of it in one transaction, or throws and writes none. */
+    @FunctionalInterface
+    public interface Sink {
+        /** Writes the batch atomically; returns only after commit. */
+        void commit(SequencedBatch batch) throws Exception;
+    }
+
+    /** Thrown (through the future) when the writer is not accepting appends. */
+    public static final class JournalUnavailableException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        /** Creates the exception with a reason. */
+        public JournalUnavailableException(String message) {
+            super(message);
+        }
+    }
+
+    private final GroupCommitPolicy policy;
+    private final Sink sink;
+    private final Executor completions;
+    private final DoubleSupplier clock;
+    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queuedRows = new AtomicInteger();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean accepting = true;
+    private volatile boolean running = true;
+    private volatile boolean writerIdle;
+    private volatile boolean writerDone;
+    private volatile Thread writer;
+    private volatile long committedSeq;
+    private volatile long batchesCommitted;
+    private long nextSeq;
+    private long nextOutboxOrder;
+
+    /**
+     * @param lastSeq          highest seq already stored (the next event gets {@code lastSeq + 1})
+     * @param lastOutboxOrder  highest outbox creation order already stored
+     * @param clock            wall clock in epoch seconds, stamped on each batch
+     */
+    public GroupCommitter(GroupCommitPolicy policy, Sink sink, Executor completions, DoubleSupplier clock,
+                          long lastSeq, long lastOutboxOrder) {
+        this.policy = Objects.requireNonNull(policy);
+        this.sink = Objects.requireNonNull(sink);
+        this.completions = Objects.requireNonNull(completions);
+        this.clock = Objects.requireNonNull(clock);
+        this.committedSeq = lastSeq;
+        this.nextSeq = lastSeq + 1;
+        this.nextOutboxOrder = lastOutboxOrder + 1;
+    }
+
+    /** Starts the writer on a thread from {@code threads} (a container-managed factory in the server). */
+    public void start(ThreadFactory threads) {
+        Thread thread = threads.newThread(this::writeLoop);
+        thread.setName("journal-writer");
+        writer = thread;
+        thread.start();
+    }
+
+    /**
+     * Queues events and outbox rows for one atomic append. The payloads are encoded here, on the
+     * caller's thread; bad input fails the returned future at once without touching the queue.
+     */
+    public CompletableFuture<long[]> submit(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        Pending pending;
+        try {
+            pending = Pending.of(events == null ? List.of() : events, outbox == null ? List.of() : outbox);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        if (pending.size() == 0) {
+            return CompletableFuture.completedFuture(new long[0]);
+        }
+        if (!accepting) {
+            return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
+        }
+        if (queuedRows.addAndGet(pending.size()) > policy.maxQueuedRows()) {
+            queuedRows.addAndGet(-pending.size());
+            return CompletableFuture.failedFuture(new JournalUnavailableException("journal overloaded: too many appends waiting"));
+        }
+        queue.add(pending);
+        if (writerIdle) {
+            LockSupport.unpark(writer);
+        } else if (writerDone) {
+            // Raced with shutdown after the writer's final drain: nobody else will see this append.
+            failAll(new JournalUnavailableException("journal is shut down"));
+        }
+        return pending.future;
+    }
+
+    /** Highest seq whose transaction has committed. */
+    public long committedSeq() {
+        return committedSeq;
+    }
+
+    /** Transactions committed so far (for metrics and the benchmark). */
+    public long batchesCommitted() {
+        return batchesCommitted;
+    }
+
+    /** Stops accepting, lets the writer finish everything already queued, and waits for it (bounded). */
+    @Override
+    public void close() {
+        accepting = false;
+        running = false;
+        Thread thread = writer;
+        if (thread == null) {
+            writerDone = true;
+            failAll(new JournalUnavailableException("journal never started"));
+            return;
+        }
+        LockSupport.unpark(thread);
+        try {
+            if (!stopped.await(30, TimeUnit.SECONDS)) {
+                thread.interrupt();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void writeLoop() {
+        try {
+            List<Pending> batch = new ArrayList<>();
+            while (true) {
+                Pending first = queue.poll();
+                if (first == null) {
+                    if (!running) {
+                        return;
+                    }
+                    writerIdle = true;
+                    if (queue.isEmpty() && running) {
+                        LockSupport.parkNanos(this, policy.idleParkNanos());
+                    }
+                    writerIdle = false;
+                    continue;
+                }
+                batch.add(first);
+                int rows = first.size();
+                Pending next;
+                while ((next = queue.peek()) != null && rows + next.size() <= policy.maxRowsPerBatch()) {
+                    queue.poll();
+                    batch.add(next);
+                    rows += next.size();
+                }
+                queuedRows.addAndGet(-rows);
+                write(batch);
+                batch.clear();
+            }
+        } finally {
+            writerDone = true;
+            failAll(new JournalUnavailableException("journal writer stopped"));
+            stopped.countDown();
+        }
+    }
+
+    private void write(List<Pending> batch) {
+        Throwable failure = tryCommit(batch);
+        if (failure == null) {
+            return;
+        }
+        if (batch.size() == 1) {
+            fail(batch, failure);
+            return;
+        }
+        // Isolate the culprit: retry each append alone; fresh seqs, as the failed ones are burnt.
+        for (Pending pending : batch) {
+            List<Pending> single = List.of(pending);
+            Throwable again = tryCommit(single);
+            if (again != null) {
+                fail(single, again);
+            }
+        }
+    }
+
+    /** Assigns seqs, commits, and on success schedules completion; returns the failure or null. */
+    private Throwable tryCommit(List<Pending> batch) {
+        double now = clock.getAsDouble();
+        List<SequencedBatch.Event> events = new ArrayList<>();
+        List<SequencedBatch.Outbox> outbox = new ArrayList<>();
+        long[][] seqs = new long[batch.size()][];
+        for (int i = 0; i < batch.size(); i++) {
+            Pending pending = batch.get(i);
+            seqs[i] = new long[pending.kinds.size()];
+            for (int e = 0; e < pending.kinds.size(); e++) {
+                long seq = nextSeq++;
+                seqs[i][e] = seq;
+                events.add(new SequencedBatch.Event(seq, pending.kinds.get(e), pending.payloads.get(e), now));
+            }
+            for (int o = 0; o < pending.outbox.size(); o++) {
+                OutboxRow row = pending.outbox.get(o);
+                outbox.add(new SequencedBatch.Outbox(nextOutboxOrder++, row.notificationId(), row.messageSeq(),
+                        row.phase(), row.sender(), pending.frames.get(o), row.attempts(),
+                        row.delivered() ? now : null));
+            }
+        }
+        try {
+            sink.commit(new SequencedBatch(events, outbox));
+        } catch (Exception | LinkageError | AssertionError e) {
+            return e;
+        }
+        if (!events.isEmpty()) {
+            committedSeq = events.get(events.size() - 1).seq();
+        }
+        batchesCommitted++;
+        List<Pending> done = List.copyOf(batch);
+        Runnable complete = () -> {
+            for (int i = 0; i < done.size(); i++) {
+                done.get(i).future.complete(seqs[i]);
+            }
+        };
+        try {
+            completions.execute(complete);
+        } catch (RuntimeException rejected) {
+            complete.run();
+        }
+        return null;
+    }
+
+    private void fail(List<Pending> batch, Throwable failure) {
+        List<Pending> failed = List.copyOf(batch);
+        Runnable complete = () -> failed.forEach(p -> p.future.completeExceptionally(failure));
+        try {
+            completions.execute(complete);
+        } catch (RuntimeException rejected) {
+            complete.run();
+        }
+    }
+
+    private void failAll(Throwable failure) {
+        Pending pending;
+        while ((pending = queue.poll()) != null) {
+            queuedRows.addAndGet(-pending.size());
+            pending.future.completeExceptionally(failure);
+        }
+    }
+
+    /** One caller's append, encoded and waiting for the writer. */
+    private static final class Pending {
+        final List<String> kinds;
+        final List<String> payloads;
+        final List<OutboxRow> outbox;
+        final List<String> frames;
+        final CompletableFuture<long[]> future = new CompletableFuture<>();
+
+        private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames) {
+            this.kinds = kinds;
+            this.payloads = payloads;
+            this.outbox = outbox;
+            this.frames = frames;
+        }
+
+        static Pending of(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+            List<String> kinds = new ArrayList<>(events.size());
+            List<String> payloads = new ArrayList<>(events.size());
+            for (JournalEvent.Draft draft : events) {
+                if (draft == null || draft.kind() == null || draft.kind().isBlank()) {
+                    throw new IllegalArgumentException("journal event kind must be a non-blank string");
+                }
+                kinds.add(draft.kind());
+                payloads.add(PayloadCodec.encode(draft.payload()));
+            }
+            List<String> frames = new ArrayList<>(outbox.size());
+            for (OutboxRow row : outbox) {
+                if (row == null || row.notificationId() == null || row.notificationId().isBlank()
+                        || row.sender() == null || row.phase() == null) {
+                    throw new IllegalArgumentException("outbox row needs a notification id, a phase and a sender");
+                }
+                frames.add(PayloadCodec.encode(row.frame()));
+            }
+            return new Pending(kinds, payloads, List.copyOf(outbox), frames);
+        }
+
+        int size() {
+            return kinds.size() + outbox.size();
+        }
+    }
+}

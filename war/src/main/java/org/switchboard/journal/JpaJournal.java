@@ -1,0 +1,235 @@
+package org.switchboard.journal;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The {@link Journal} on JPA: appends go through a {@link GroupCommitter} whose writer runs on a
+ * container-managed thread and commits each batch in its own JTA transaction via {@link JournalStore};
+ * acknowledgements complete in seq order on a second managed thread.
+ */
+@ApplicationScoped
+public class JpaJournal implements Journal {
+
+    /** Configuration key for an operator-chosen hub id (environment {@code HUB_ID}); blank = generate once and keep. */
+    public static final String HUB_ID_KEY = "hub.id";
+    /** Rows fetched per query while replaying or reading. */
+    static final int PAGE = 1000;
+    private static final Logger LOG = Logger.getLogger(JpaJournal.class.getName());
+
+    @Inject
+    JournalStore store;
+
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory threads;
+
+    @Inject
+    @ConfigProperty(name = HUB_ID_KEY)
+    Optional<String> configuredHubId;
+
+    private final Set<Long> corrupt = new ConcurrentSkipListSet<>();
+    private GroupCommitter committer;
+    private ExecutorService completions;
+    private String hubId;
+
+    @PostConstruct
+    void start() {
+        hubId = resolveHubId();
+        corrupt.addAll(store.quarantinedStillPresent());
+        long lastSeq = store.maxSeq();
+        completions = Executors.newSingleThreadExecutor(threads);
+        committer = new GroupCommitter(GroupCommitPolicy.DEFAULT, store::write, completions,
+                JpaJournal::now, lastSeq, store.maxOutboxOrder());
+        committer.start(threads);
+        LOG.info(() -> "journal open: hub_id " + hubId + ", last seq " + lastSeq
+                + (corrupt.isEmpty() ? "" : ", " + corrupt.size() + " quarantined rows"));
+    }
+
+    /** Opens the journal at deployment rather than on first use, so the hub id exists before any client. */
+    void openAtStartup(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        hubId();
+    }
+
+    @PreDestroy
+    void stop() {
+        committer.close();
+        completions.shutdown();
+        try {
+            completions.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        return committer.submit(events, outbox);
+    }
+
+    @Override
+    public List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds) {
+        List<JournalEvent> result = new ArrayList<>(Math.min(Math.max(limit, 0), PAGE));
+        long after = afterSeq;
+        while (result.size() < limit) {
+            int wanted = Math.min(PAGE, limit - result.size());
+            List<JournalEventEntity> rows = store.page(after, wanted, kinds);
+            Map<Long, String> bad = new LinkedHashMap<>();
+            for (JournalEventEntity row : rows) {
+                JournalEvent event = decode(row, bad);
+                if (event != null) {
+                    result.add(event);
+                }
+                after = row.seq();
+            }
+            quarantine(bad);
+            if (rows.size() < wanted) {
+                break;
+            }
+        }
+        return result;
+    }
+
+    @Override
+    public JournalEvent at(long seq) {
+        JournalEventEntity row = store.find(seq);
+        if (row == null) {
+            return null;
+        }
+        Map<Long, String> bad = new LinkedHashMap<>();
+        JournalEvent event = decode(row, bad);
+        quarantine(bad);
+        return event;
+    }
+
+    @Override
+    public long lastSeq() {
+        return committer.committedSeq();
+    }
+
+    @Override
+    public void replay(Consumer<JournalEvent> sink) {
+        long after = 0;
+        while (true) {
+            List<JournalEventEntity> rows = store.page(after, PAGE, Set.of());
+            Map<Long, String> bad = new LinkedHashMap<>();
+            for (JournalEventEntity row : rows) {
+                JournalEvent event = decode(row, bad);
+                if (event != null) {
+                    sink.accept(event);
+                }
+                after = row.seq();
+            }
+            quarantine(bad);
+            if (rows.size() < PAGE) {
+                return;
+            }
+        }
+    }
+
+    @Override
+    public List<Long> corruptSeqs() {
+        return List.copyOf(corrupt);
+    }
+
+    @Override
+    public List<OutboxRow> pendingOutbox(String sender) {
+        List<OutboxRow> rows = new ArrayList<>();
+        for (OutboxEntity entity : store.pendingOutbox(sender)) {
+            rows.add(entity.toRow());
+        }
+        return rows;
+    }
+
+    @Override
+    public void markDelivered(List<String> notificationIds) {
+        if (notificationIds != null && !notificationIds.isEmpty()) {
+            store.markDelivered(List.copyOf(notificationIds), now());
+        }
+    }
+
+    @Override
+    public long pendingOutboxCount() {
+        return store.pendingOutboxCount();
+    }
+
+    @Override
+    public String hubId() {
+        return hubId;
+    }
+
+    /** Group commits done since start (diagnostics). */
+    public long batchesCommitted() {
+        return committer.batchesCommitted();
+    }
+
+    private String resolveHubId() {
+        String configured = configuredHubId.orElse(null);
+        String chosen = HubIdFormat.choose(configured, configured == null || configured.isBlank()
+                ? store.setting(JournalSettingEntity.HUB_ID) : null);
+        if (chosen != null) {
+            return chosen;
+        }
+        String generated = HubIdFormat.generate(new SecureRandom());
+        store.putSetting(JournalSettingEntity.HUB_ID, generated);
+        return generated;
+    }
+
+    private JournalEvent decode(JournalEventEntity row, Map<Long, String> bad) {
+        try {
+            JsonObject payload = PayloadCodec.decode(row.payload());
+            return new JournalEvent(row.seq(), row.kind(), payload, row.appendedAt());
+        } catch (PayloadCodec.CorruptPayloadException e) {
+            bad.put(row.seq(), e.getMessage());
+            return null;
+        }
+    }
+
+    private void quarantine(Map<Long, String> bad) {
+        if (bad.isEmpty()) {
+            return;
+        }
+        Map<Long, String> fresh = new LinkedHashMap<>();
+        bad.forEach((seq, reason) -> {
+            if (corrupt.add(seq)) {
+                fresh.put(seq, reason);
+            }
+        });
+        if (fresh.isEmpty()) {
+            return;
+        }
+        LOG.warning(() -> "journal: quarantined undecodable rows " + fresh.keySet());
+        try {
+            store.quarantine(fresh, now());
+        } catch (RuntimeException e) {
+            // The in-memory quarantine already degrades the hub; the marker is retried on next replay.
+            LOG.log(Level.WARNING, "journal: could not record quarantine markers", e);
+        }
+    }
+
+    private static double now() {
+        return System.currentTimeMillis() / 1000.0;
+    }
+}
