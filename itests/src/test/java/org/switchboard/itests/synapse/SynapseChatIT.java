@@ -31,7 +31,7 @@ class SynapseChatIT {
 
     @BeforeAll
     static void start() {
-        hub = HubServer.start();
+        hub = SynapseReady.await(HubServer.start());
     }
 
     @AfterAll

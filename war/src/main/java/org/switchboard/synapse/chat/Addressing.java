@@ -55,12 +55,21 @@ public final class Addressing {
 
     /** Inbox match: broadcast, or a part matching the name, its bare project or one of its roles. */
     public static boolean isRecipient(String target, String name, Collection<String> roles) {
-        if (isBroadcast(target)) {
-            return true;
-        }
-        String project = project(name);
-        for (String part : parts(target)) {
-            if (globMatch(part, name) || globMatch(part, project)) {
+        return isBroadcast(target) || matchesAny(parts(target), name, roles);
+    }
+
+    /**
+     * Inbox match against already-split parts of a non-broadcast target (the hot path parses a
+     * target once per chat, not once per candidate name).
+     */
+    public static boolean matchesAny(List<String> parts, String name, Collection<String> roles) {
+        for (int i = 0, n = parts.size(); i < n; i++) {
+            String part = parts.get(i);
+            if (hasMeta(part)) {
+                if (match(part, 0, name, 0) || match(part, 0, project(name), 0)) {
+                    return true;
+                }
+            } else if (part.equals(name) || isProjectOf(part, name)) {
                 return true;
             }
             for (String role : roles) {
@@ -70,6 +79,12 @@ public final class Addressing {
             }
         }
         return false;
+    }
+
+    /** {@code project} is the text of {@code name} before its first {@code /} (no allocation). */
+    private static boolean isProjectOf(String project, String name) {
+        int slash = name.indexOf('/');
+        return slash < 0 ? project.equals(name) : slash == project.length() && name.startsWith(project);
     }
 
     /** Wake match: never for broadcasts; a part must match the full name or one of its roles. */

@@ -155,7 +155,18 @@ public final class ChatService {
             // fan out on the publish pool, never on the journal's commit thread
             committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
         }
-        out.connection().inOrder(committed, seq -> publish(out, recipients, seq, escalationCount));
+        out.connection().inOrder(committed, seq -> publish(out, recipients, seq, escalationCount))
+                .whenComplete((ignored, error) -> {
+                    if (error != null) {
+                        refuseUnjournalled(out);
+                    }
+                });
+    }
+
+    /** Journal-before-apply: an append that failed publishes nothing; the sender is told. */
+    void refuseUnjournalled(Outgoing out) {
+        out.connection().send(ctx.frames().error(out.sender(), "Chat was not journalled; message dropped.")
+                .add("error_code", "journal_append_failed").add("msg_id", out.msgId()).build().toString());
     }
 
     /** Journals the chat (with its receipt aggregate when asked for); completes with its seq or null. */

@@ -17,6 +17,8 @@ public record Recipients(List<String> matched, List<String> live, List<String> s
     /** Resolves {@code target} for a chat from {@code sender} against the current bindings. */
     public static Recipients resolve(String target, String sender, ConnectionRegistry registry, double now) {
         boolean directed = Addressing.isDirectedTarget(target);
+        boolean broadcast = Addressing.isBroadcast(target);
+        List<String> parts = broadcast ? List.of() : Addressing.parts(target);
         TreeSet<String> matched = new TreeSet<>();
         for (String name : registry.boundNames()) {
             if (name.equals(sender)) {
@@ -24,11 +26,11 @@ public record Recipients(List<String> matched, List<String> live, List<String> s
             }
             String owner = ConnectionRegistry.waiterOwner(name);
             if (!owner.equals(name) && !owner.equals(sender)
-                    && Addressing.isRecipient(target, owner, union(registry.rolesOf(name), registry.rolesOf(owner)))) {
+                    && (broadcast || Addressing.matchesAny(parts, owner, union(registry.rolesOf(name), registry.rolesOf(owner))))) {
                 matched.add(owner);
                 continue;
             }
-            if (Addressing.isRecipient(target, name, registry.rolesOf(name))) {
+            if (broadcast || Addressing.matchesAny(parts, name, registry.rolesOf(name))) {
                 matched.add(name);
             }
         }

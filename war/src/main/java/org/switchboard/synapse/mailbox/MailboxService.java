@@ -138,6 +138,7 @@ public final class MailboxService {
         List<String> roles = connection.roles();
         return CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
                 .thenAccept(events -> {
+                    LOG.fine(() -> "mailbox replay for " + identity + " since " + since + ": " + events.size() + " chat events");
                     for (JournalEvent event : events) {
                         JsonObject chat = event.payload();
                         String target = JsonFields.string(chat, "target");

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
+import java.util.logging.Level;
 
 /**
  * Per-socket SYNAPSE state: the bound name, roles, wake capability, negotiated version and quota
@@ -11,6 +12,8 @@ import java.util.function.Consumer;
  * order the frames arrived.
  */
 public final class Connection {
+
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Connection.class.getName());
 
     private final Peer peer;
     private final double openedAt;
@@ -152,14 +155,20 @@ public final class Connection {
      */
     public synchronized <T> CompletableFuture<Void> inOrder(CompletionStage<T> stage, Consumer<T> publish) {
         CompletableFuture<Void> next = ordering.thenCompose(ignored -> stage).thenAccept(publish);
-        ordering = next.exceptionally(error -> null);
+        ordering = next.exceptionally(error -> {
+            LOG.log(Level.WARNING, "publish step failed on " + this, error);
+            return null;
+        });
         return next;
     }
 
     /** Runs an asynchronous step after every effect queued earlier on this connection (and waits for it). */
     public synchronized CompletableFuture<Void> inOrder(java.util.function.Supplier<CompletableFuture<Void>> step) {
         CompletableFuture<Void> next = ordering.thenCompose(ignored -> step.get());
-        ordering = next.exceptionally(error -> null);
+        ordering = next.exceptionally(error -> {
+            LOG.log(Level.WARNING, "asynchronous step failed on " + this, error);
+            return null;
+        });
         return next;
     }
 

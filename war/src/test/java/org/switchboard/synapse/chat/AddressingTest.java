@@ -49,6 +49,9 @@ class AddressingTest {
         assertTrue(Addressing.isRecipient("proj/*", "proj/bob", List.of()));
         assertFalse(Addressing.isRecipient("proj/alice", "proj/bob", roles));
         assertFalse(Addressing.isRecipient("proj/Bob", "proj/bob", roles));
+        assertFalse(Addressing.isRecipient("pro", "proj/bob", roles), "a prefix is not the project");
+        assertTrue(Addressing.isRecipient("solo", "solo", List.of()), "a name without / is its own project");
+        assertTrue(Addressing.isRecipient("pr?j", "proj/bob", List.of()), "globs match the bare project too");
     }
 
     @Test

@@ -246,4 +246,20 @@ class ChatRoutingTest {
         assertEquals(1, bob.peer().lastOfType("channel_history").getJsonArray("messages").size());
         assertNotEquals(null, test.journal.last("chat").getString("channel", null), "journalled with its channel");
     }
+
+    @Test
+    void aFailedJournalAppendPublishesNothingAndTellsTheSender() {
+        TestHub test = new TestHub();
+        TestHub.Client alice = test.register("proj/alice");
+        TestHub.Client bob = test.register("proj/bob");
+        test.journal.failAppends(true);
+        alice.chat("proj/bob", "lost");
+        assertTrue(bob.peer().ofType("chat").isEmpty());
+        assertEquals("journal_append_failed", alice.peer().lastOfType("error").getString("error_code"));
+        alice.send(TestHub.frame("history_request", "System", "h"));
+        assertTrue(alice.peer().lastOfType("history_snapshot").getJsonArray("history").isEmpty());
+        test.journal.failAppends(false);
+        alice.chat("proj/bob", "kept");
+        assertEquals("kept", bob.peer().lastOfType("chat").getString("payload"));
+    }
 }
