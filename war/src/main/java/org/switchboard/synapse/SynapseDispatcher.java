@@ -30,6 +30,8 @@ public final class SynapseDispatcher {
 
     private static final Logger LOG = Logger.getLogger(SynapseDispatcher.class.getName());
     private static final String[] ROUTING_FIELDS = {"sender", "target", "type", "channel"};
+    /** Type aliases of §5: resource offers arrive under three names and reach one handler as {@code resource}. */
+    private static final Map<String, String> ALIASES = Map.of("resource_offer", "resource", "offer_resource", "resource");
 
     private final SynapseContext ctx;
     private final RegistrationService registration;
@@ -116,6 +118,7 @@ public final class SynapseDispatcher {
         if (type.isEmpty()) {
             type = "chat";
         }
+        type = ALIASES.getOrDefault(type, type);
         boolean firstBind = false;
         if (!connection.isBound()) {
             if (connection.firstFrameHandled() || !registration.bindFirstFrame(connection, sender, frame)) {

@@ -111,4 +111,26 @@ class SynapseDispatcherTest {
         bob.send(TestHub.frame("resume_request", "System", "r").add("since", 0));
         assertEquals(1, bob.peer().lastOfType("resume_snapshot").getJsonArray("messages").size());
     }
+
+    @Test
+    void resourceAliasesReachTheResourceHandlerAsResource() {
+        TestHub test = new TestHub();
+        java.util.List<String> seen = new java.util.ArrayList<>();
+        test.hub.dispatcher().register(new VerbHandler() {
+            @Override
+            public Set<String> types() {
+                return Set.of("resource");
+            }
+
+            @Override
+            public void handle(InboundFrame frame, SynapseContext context) {
+                seen.add(frame.type() + ":" + frame.frame().getString("type"));
+            }
+        });
+        TestHub.Client bob = test.register("proj/bob");
+        bob.send(TestHub.frame("resource", "System", "r"));
+        bob.send(TestHub.frame("resource_offer", "System", "r"));
+        bob.send(TestHub.frame("Offer_Resource", "System", "r"));
+        assertEquals(java.util.List.of("resource:resource", "resource:resource", "resource:resource"), seen);
+    }
 }
