@@ -1,0 +1,138 @@
+package org.switchboard.itests.synapse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SynapseClient;
+
+/**
+ * Black-box mailbox durability: a dead-lettered directed chat is replayed ({@code replayed: true},
+ * its {@code seq}) on a {@code mailbox: true} registration, also after the server was killed with
+ * SIGKILL and restarted; {@code ack} lowers {@code who_snapshot.mailbox_pending} and settles the
+ * sender's pending receipt with a deferred one.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SynapseMailboxIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static HubServer hub;
+
+    /**
+     * H2's default write delay keeps the last ~0.5 s of commits in process memory, so a SIGKILL right
+     * after an acknowledged write loses it (the hub acknowledges only after the JTA commit). This class
+     * therefore runs its H2 file database with {@code WRITE_DELAY=0}; see the report on the default
+     * launcher URL.
+     */
+    @BeforeAll
+    static void start() {
+        java.nio.file.Path db = java.nio.file.Path.of(System.getProperty("hub.workDir", "target/hubs"))
+                .resolve("mailbox-it-db-" + ProcessHandle.current().pid()).toAbsolutePath();
+        hub = SynapseReady.await(HubServer.start(HubServer.env("HUB_DB_URL",
+                "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0")));
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hub != null) {
+            hub.stop();
+        }
+    }
+
+    private static JsonObject mailbox(long since) {
+        return Json.createObjectBuilder().add("mailbox", true).add("since_seq", since).build();
+    }
+
+    @Test
+    @Order(1)
+    void deadLetteredChatIsReplayedOnReconnectWithMailbox() {
+        long seq;
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "mb/alice")) {
+            alice.send(SynapseClient.frame("chat", "mb/bob", "first while away").add("receipt_requested", true));
+            JsonObject receipt = alice.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT);
+            assertTrue(receipt.getBoolean("dead_lettered"));
+            seq = receipt.getJsonNumber("message_seq").longValue();
+        }
+        try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "mb/bob", mailbox(0))) {
+            JsonObject replayed = bob.expect(f -> "chat".equals(f.getString("type", ""))
+                    && f.getBoolean("replayed", false), WAIT);
+            assertEquals("first while away", replayed.getString("payload"));
+            assertEquals(seq, replayed.getJsonNumber("seq").longValue());
+            assertFalse(replayed.containsKey("receipt_requested"));
+            // a cursor past the message replays nothing
+        }
+        try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "mb/bob", mailbox(seq))) {
+            bob.expectNone(f -> f.getBoolean("replayed", false), Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    @Order(2)
+    void replayAndDeferredReceiptSurviveKillMinusNine() {
+        long seq;
+        String hubId;
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "k9/alice")) {
+            alice.send(SynapseClient.frame("chat", "k9/bob", "survives the crash").add("receipt_requested", true)
+                    .add("client_msg_id", "k9-1"));
+            JsonObject receipt = alice.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT);
+            assertEquals("no_online_recipient", receipt.getString("reason"));
+            seq = receipt.getJsonNumber("message_seq").longValue();
+            alice.send(SynapseClient.frame("who_request", "System", "who"));
+            hubId = alice.expectType("who_snapshot").getString("hub_id");
+        }
+        hub.kill9();
+        hub.restart();
+        SynapseReady.await(hub);
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "k9/alice");
+             SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "k9/bob", mailbox(0))) {
+            JsonObject replayed = bob.expect(f -> "chat".equals(f.getString("type", ""))
+                    && f.getBoolean("replayed", false) && "survives the crash".equals(f.getString("payload", "")), WAIT);
+            assertEquals(seq, replayed.getJsonNumber("seq").longValue());
+            assertEquals("k9-1", replayed.getString("client_msg_id"));
+            assertEquals(hubId, replayed.getString("hub_id"), "hub_id is stable across restarts");
+
+            bob.send(SynapseClient.frame("ack", "all", "").add("seq", seq));
+            JsonObject deferred = alice.expect(f -> "delivery_receipt".equals(f.getString("type", ""))
+                    && f.getBoolean("deferred", false), WAIT);
+            assertTrue(deferred.getBoolean("delivered"));
+            assertEquals("delivery-receipt:" + seq + ":deferred", deferred.getString("receipt_notification_id"));
+            assertEquals("k9-1", deferred.getString("client_msg_id"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void ackLowersMailboxPending() {
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "pend/alice")) {
+            alice.send(SynapseClient.frame("chat", "pend/bob", "one"));
+            long seqOne = alice.expect(f -> "one".equals(f.getString("payload", "")), WAIT).getJsonNumber("seq").longValue();
+            alice.send(SynapseClient.frame("chat", "pend/bob", "two"));
+            long seqTwo = alice.expect(f -> "two".equals(f.getString("payload", "")), WAIT).getJsonNumber("seq").longValue();
+            try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "pend/bob")) {
+                assertEquals(2, pending(bob, "pend/bob"));
+                bob.send(SynapseClient.frame("ack", "all", "").add("seq", seqOne));
+                assertEquals(1, pending(bob, "pend/bob"));
+                bob.send(SynapseClient.frame("ack", "all", "").add("seq", seqTwo));
+                assertEquals(0, pending(bob, "pend/bob"));
+                // acks never answer
+                bob.expectNone(f -> "error".equals(f.getString("type", "")), Duration.ofMillis(500));
+            }
+        }
+    }
+
+    private static int pending(SynapseClient client, String identity) {
+        client.send(SynapseClient.frame("who_request", "System", "who"));
+        JsonObject who = client.expectType("who_snapshot");
+        return who.getJsonObject("mailbox_pending").getInt(identity);
+    }
+}
