@@ -1,6 +1,7 @@
 package org.switchboard.synapse.board;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -22,7 +23,7 @@ public record ProgressNote(String taskId, String author, String kind, String tex
 
     /** The wire/journal projection {@code {task_id, author, kind, text, posted_at}}. */
     public JsonObject projection() {
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("task_id", taskId)
                 .add("author", author)
                 .add("kind", kind)

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -90,7 +90,8 @@ public final class ClaimBook {
     private final Map<String, Integer> liveByPrincipal = new HashMap<>();
     private final Map<String, Set<String>> waits = new HashMap<>();
     private final ScopeIndex index = new ScopeIndex();
-    private final PriorityQueue<Expiry> expiries = new PriorityQueue<>(Comparator.comparingDouble(Expiry::at));
+    private final TreeSet<Expiry> expiries = new TreeSet<>(Comparator.comparingDouble(Expiry::at)
+            .thenComparing(Expiry::taskId).thenComparingLong(Expiry::epoch));
     private long lastEpoch;
 
     /**
@@ -187,7 +188,7 @@ public final class ClaimBook {
                 reasonCode);
         Mutation mutation = new Mutation(
                 List.of(new JournalEvent.Draft(ClaimDenialEvidence.EVENT_KIND, evidence)),
-                List.of(HubReply.toRequester("claim_denied", sentence, Json.createObjectBuilder()
+                List.of(HubReply.toRequester("claim_denied", sentence, JSON.createObjectBuilder()
                         .add("task_id", request.taskId()).add("reason_code", reasonCode).build())));
         commitOrThrow(commit, mutation);
         return new ClaimDecision.Denied(request.taskId(), reasonCode, sentence, evidence, mutation);
@@ -234,24 +235,24 @@ public final class ClaimBook {
                 refusal = staleEpoch(claim);
             }
             if (refusal != null) {
-                JsonObjectBuilder f = Json.createObjectBuilder().add("task_id", taskId);
+                JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId);
                 keyedFields(request, f);
                 return refused(taskId, refusal, HubReply.toRequester("release_denied", refusal, f.build()));
             }
-            JsonObjectBuilder f = Json.createObjectBuilder().add("task_id", taskId).add("owner", sender);
+            JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId).add("owner", sender);
             keyedFields(request, f);
             f.add("receipt", request.receipt().toJson(taskId, sender));
             String sentence = "Task '" + taskId + "' released by " + sender + ".";
             List<JournalEvent.Draft> events = new ArrayList<>();
             List<HubReply> replies = new ArrayList<>();
-            events.add(new JournalEvent.Draft("release", Json.createObjectBuilder().add("task_id", taskId).build()));
+            events.add(new JournalEvent.Draft("release", JSON.createObjectBuilder().add("task_id", taskId).build()));
             replies.add(HubReply.toAll("release_granted", sentence, f.build()));
             ProgressNote note = null;
             if (request.receipt().warrantsNote()) {
                 note = new ProgressNote(taskId, sender, "assessment", request.receipt().noteText(), now);
                 events.add(new JournalEvent.Draft("ledger_progress", note.projection()));
                 replies.add(HubReply.toAll("ledger_progress_posted", "Release receipt from " + sender,
-                        Json.createObjectBuilder().add("note", note.projection()).build()));
+                        JSON.createObjectBuilder().add("note", note.projection()).build()));
             }
             Mutation mutation = new Mutation(events, replies);
             commitOrThrow(commit, mutation);
@@ -314,7 +315,7 @@ public final class ClaimBook {
             String sentence = "Task '" + taskId + "' updated by " + sender + ".";
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("task_update", updated.snapshot())),
-                    List.of(HubReply.toAll("task_updated", sentence, Json.createObjectBuilder()
+                    List.of(HubReply.toAll("task_updated", sentence, JSON.createObjectBuilder()
                             .add("task_id", taskId).add("owner", sender).add("status", updated.status())
                             .add("data_ref", updated.dataRef()).add("version", updated.version()).build())));
             commitOrThrow(commit, mutation);
@@ -371,7 +372,7 @@ public final class ClaimBook {
             }
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("handoff_denied", refusal,
-                        Json.createObjectBuilder().add("task_id", taskId).build()));
+                        JSON.createObjectBuilder().add("task_id", taskId).build()));
             }
             String note = FrameFields.trimmed(frame, "note");
             TaskClaim moved = new TaskClaim(taskId, to, note.isEmpty() ? claim.note() : note, now,
@@ -379,7 +380,7 @@ public final class ClaimBook {
                     claim.checkpoint(), claim.git(), claim.quotaPrincipal());
             ProgressNote progress = new ProgressNote(taskId, sender, "note",
                     "handed off to " + to + (note.isEmpty() ? "" : ": " + note), now);
-            JsonObjectBuilder f = Json.createObjectBuilder()
+            JsonObjectBuilder f = JSON.createObjectBuilder()
                     .add("task_id", taskId).add("owner", to).add("previous_owner", sender)
                     .add("note", moved.note()).add("status", moved.status()).add("worktree", moved.scope().worktree())
                     .add("paths", moved.projection().get("paths")).add("epoch", moved.epoch())
@@ -394,7 +395,7 @@ public final class ClaimBook {
                             new JournalEvent.Draft("ledger_progress", progress.projection())),
                     List.of(HubReply.toAll("handoff_granted", sentence, f.build()),
                             HubReply.toAll("ledger_progress_posted", "Progress from " + sender,
-                                    Json.createObjectBuilder().add("note", progress.projection()).build())));
+                                    JSON.createObjectBuilder().add("note", progress.projection()).build())));
             commitOrThrow(commit, mutation);
             put(moved);
             dropWait(to, taskId);
@@ -427,13 +428,13 @@ public final class ClaimBook {
             }
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("checkpoint_denied", refusal,
-                        Json.createObjectBuilder().add("task_id", taskId).build()));
+                        JSON.createObjectBuilder().add("task_id", taskId).build()));
             }
             TaskClaim updated = claim.withCheckpoint(token);
             String sentence = "Checkpoint saved for task '" + taskId + "'.";
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("checkpoint", updated.snapshot())),
-                    List.of(HubReply.toRequester("checkpoint_saved", sentence, Json.createObjectBuilder()
+                    List.of(HubReply.toRequester("checkpoint_saved", sentence, JSON.createObjectBuilder()
                             .add("task_id", taskId).add("version", updated.version()).build())));
             commitOrThrow(commit, mutation);
             put(updated);
@@ -456,7 +457,7 @@ public final class ClaimBook {
             String taskId = FrameFields.raw(frame, "task_id", "payload").strip();
             TaskClaim claim = claims.get(taskId);
             String refusal = null;
-            JsonObjectBuilder f = Json.createObjectBuilder().add("task_id", taskId);
+            JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId);
             if (taskId.isEmpty()) {
                 refusal = TASK_ID_REQUIRED_SENTENCE;
             } else if (claim == null) {
@@ -530,11 +531,11 @@ public final class ClaimBook {
 
     private List<TaskClaim> expireLocked(double now) {
         List<TaskClaim> expired = List.of();
-        while (!expiries.isEmpty() && expiries.peek().at() <= now) {
-            Expiry due = expiries.poll();
+        while (!expiries.isEmpty() && expiries.first().at() <= now) {
+            Expiry due = expiries.pollFirst();
             TaskClaim c = claims.get(due.taskId());
             if (c == null || c.epoch() != due.epoch() || c.liveAt(now)) {
-                continue; // stale heap entry: released, renewed or handed off since
+                continue; // defensive: entries are removed with their claim
             }
             if (expired.isEmpty()) {
                 expired = new ArrayList<>();
@@ -664,7 +665,7 @@ public final class ClaimBook {
 
     /** The live claims as a JSON array of projections (for {@code state_snapshot}). */
     public jakarta.json.JsonArray projections(double now) {
-        JsonArrayBuilder a = Json.createArrayBuilder();
+        JsonArrayBuilder a = JSON.createArrayBuilder();
         liveClaims(now).forEach(c -> a.add(c.projection()));
         return a.build();
     }
@@ -676,12 +677,11 @@ public final class ClaimBook {
         if (old != null) {
             index.remove(old.taskId(), old.scope());
             liveByPrincipal.merge(old.quotaPrincipal(), -1, (a, b) -> a + b == 0 ? null : a + b);
+            expiries.remove(new Expiry(old.leaseExpiresAt(), old.taskId(), old.epoch()));
         }
         index.add(c.taskId(), c.scope());
         liveByPrincipal.merge(c.quotaPrincipal(), 1, Integer::sum);
-        if (old == null || old.epoch() != c.epoch() || old.leaseExpiresAt() != c.leaseExpiresAt()) {
-            expiries.add(new Expiry(c.leaseExpiresAt(), c.taskId(), c.epoch()));
-        }
+        expiries.add(new Expiry(c.leaseExpiresAt(), c.taskId(), c.epoch()));
         if (old != null && !old.owner().equals(c.owner())) {
             pruneWaitsOn(c.taskId(), c.owner());
         }
@@ -694,6 +694,7 @@ public final class ClaimBook {
         TaskClaim old = claims.remove(taskId);
         if (old != null) {
             index.remove(old.taskId(), old.scope());
+            expiries.remove(new Expiry(old.leaseExpiresAt(), old.taskId(), old.epoch()));
             liveByPrincipal.merge(old.quotaPrincipal(), -1, (a, b) -> a + b == 0 ? null : a + b);
             pruneWaitsOn(taskId, null);
         }

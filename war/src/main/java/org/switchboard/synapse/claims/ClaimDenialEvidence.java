@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.List;
@@ -24,7 +25,7 @@ public final class ClaimDenialEvidence {
     public static JsonObject of(String claimant, String rawTaskId, String worktree, List<String> normalisedPaths,
                                 String reasonCode) {
         boolean truncated = claimant.length() > CLAIMANT_CHARS;
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("claimant", truncated ? claimant.substring(0, CLAIMANT_CHARS) : claimant)
                 .add("claimant_sha256", CanonicalJson.sha256Hex(claimant))
                 .add("claimant_truncated", truncated)
@@ -39,9 +40,9 @@ public final class ClaimDenialEvidence {
 
     /** SHA-256 of CJ-UTF8 {@code {"paths":[…],"worktree":"…"}}. */
     public static String scopeSha256(String worktree, List<String> normalisedPaths) {
-        JsonArrayBuilder paths = Json.createArrayBuilder();
+        JsonArrayBuilder paths = JSON.createArrayBuilder();
         normalisedPaths.forEach(paths::add);
         return CanonicalJson.sha256Hex(CanonicalJson.utf8(
-                Json.createObjectBuilder().add("paths", paths).add("worktree", worktree).build()));
+                JSON.createObjectBuilder().add("paths", paths).add("worktree", worktree).build()));
     }
 }

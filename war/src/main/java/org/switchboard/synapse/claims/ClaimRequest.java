@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -58,11 +59,11 @@ public record ClaimRequest(String rawTaskId, String taskId, String note, double 
             return JsonValue.NULL;
         }
         JsonObject o = v.asJsonObject();
-        JsonObjectBuilder b = Json.createObjectBuilder();
-        b.add("branch", o.get("branch") == null ? Json.createValue("") : o.get("branch"));
-        b.add("base", o.get("base") == null || o.get("base") == JsonValue.NULL ? Json.createValue("main") : o.get("base"));
+        JsonObjectBuilder b = JSON.createObjectBuilder();
+        b.add("branch", o.get("branch") == null ? JSON.createValue("") : o.get("branch"));
+        b.add("base", o.get("base") == null || o.get("base") == JsonValue.NULL ? JSON.createValue("main") : o.get("base"));
         b.add("auto_release_on", o.get("auto_release_on") == null || o.get("auto_release_on") == JsonValue.NULL
-                ? Json.createValue("merge") : o.get("auto_release_on"));
+                ? JSON.createValue("merge") : o.get("auto_release_on"));
         for (Map.Entry<String, JsonValue> e : o.entrySet()) {
             if (!e.getKey().equals("branch") && !e.getKey().equals("base") && !e.getKey().equals("auto_release_on")) {
                 b.add(e.getKey(), e.getValue());

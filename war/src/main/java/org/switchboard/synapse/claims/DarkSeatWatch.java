@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -66,13 +67,13 @@ public final class DarkSeatWatch {
     }
 
     private static HubReply alert(String identity, List<String> claims, List<String> tasks, double missingFor) {
-        JsonArrayBuilder c = Json.createArrayBuilder();
+        JsonArrayBuilder c = JSON.createArrayBuilder();
         new TreeSet<>(claims).forEach(c::add);
-        JsonArrayBuilder t = Json.createArrayBuilder();
+        JsonArrayBuilder t = JSON.createArrayBuilder();
         new TreeSet<>(tasks).forEach(t::add);
         return HubReply.toAll("dark_seat_alert",
                 "Dark seat: " + identity + " owns live work without a fresh -rx waiter.",
-                Json.createObjectBuilder()
+                JSON.createObjectBuilder()
                         .add("identity", identity)
                         .add("claims", c)
                         .add("tasks", t)

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -68,7 +69,7 @@ public final class ReleaseConfirmation {
                 || !record.operationKey().equals(keyOf(commit.payload()))) {
             return unknown(q);
         }
-        return Json.createObjectBuilder()
+        return JSON.createObjectBuilder()
                 .add("status", "confirmed")
                 .add("task_id", taskId)
                 .add("owner", sender)
@@ -86,7 +87,7 @@ public final class ReleaseConfirmation {
     }
 
     private static JsonObject unknown(JsonObject q) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("status", "unknown");
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("status", "unknown");
         if (q != null) {
             for (String k : new String[] {"task_id", "operation_id", "request_digest"}) {
                 if (q.get(k) != null) {

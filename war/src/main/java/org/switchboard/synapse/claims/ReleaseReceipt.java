@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -45,7 +46,7 @@ public record ReleaseReceipt(Map<String, List<String>> lists, JsonValue confiden
         JsonValue confidence = null;
         JsonValue c = frame.get("confidence");
         if (c instanceof JsonString s) {
-            confidence = Json.createValue(cut(s.getString()));
+            confidence = JSON.createValue(cut(s.getString()));
         } else if (c instanceof JsonNumber) {
             confidence = c;
         }
@@ -127,14 +128,14 @@ public record ReleaseReceipt(Map<String, List<String>> lists, JsonValue confiden
 
     /** The {@code receipt} object of {@code release_granted}. */
     public JsonObject toJson(String taskId, String owner) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("task_id", taskId).add("owner", owner).add("released", true);
+        JsonObjectBuilder b = JSON.createObjectBuilder().add("task_id", taskId).add("owner", owner).add("released", true);
         for (String field : LIST_FIELDS) {
-            JsonArrayBuilder a = Json.createArrayBuilder();
+            JsonArrayBuilder a = JSON.createArrayBuilder();
             lists.get(field).forEach(a::add);
             b.add(field, a);
         }
         b.add("epistemic_status", epistemicStatus());
-        JsonArrayBuilder r = Json.createArrayBuilder();
+        JsonArrayBuilder r = JSON.createArrayBuilder();
         epistemicReasons().forEach(r::add);
         b.add("epistemic_reasons", r);
         if (confidence != null) {

@@ -1,5 +1,7 @@
 package org.switchboard.synapse.claims;
 
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -59,7 +61,7 @@ public final class ScopePaths {
 
     /** Normalises a list of Java strings (same rules). */
     public static List<String> normalise(List<String> paths, int maxPaths) {
-        jakarta.json.JsonArrayBuilder b = jakarta.json.Json.createArrayBuilder();
+        jakarta.json.JsonArrayBuilder b = JSON.createArrayBuilder();
         paths.forEach(b::add);
         return normalise(b.build(), maxPaths);
     }

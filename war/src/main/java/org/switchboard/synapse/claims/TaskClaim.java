@@ -1,6 +1,7 @@
 package org.switchboard.synapse.claims;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -69,9 +70,9 @@ public record TaskClaim(String taskId, String owner, String note, double claimed
     }
 
     private JsonObjectBuilder fields(boolean withPrincipal) {
-        JsonArrayBuilder p = Json.createArrayBuilder();
+        JsonArrayBuilder p = JSON.createArrayBuilder();
         scope.paths().forEach(p::add);
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JSON.createObjectBuilder()
                 .add("task_id", taskId)
                 .add("owner", owner)
                 .add("note", note)

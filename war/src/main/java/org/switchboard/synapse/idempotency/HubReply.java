@@ -1,6 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -29,7 +30,7 @@ public record HubReply(String type, boolean broadcast, String payload, JsonObjec
 
     /** The full frame; {@code requester} is used as target of private replies. */
     public JsonObject toFrame(String requester, double timestamp, String hubId) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JSON.createObjectBuilder()
                 .add("sender", IdempotencyLedger.HUB_SENDER)
                 .add("target", broadcast ? "all" : requester)
                 .add("type", type)

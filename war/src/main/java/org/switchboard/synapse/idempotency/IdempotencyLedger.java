@@ -1,6 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
@@ -193,7 +194,7 @@ public final class IdempotencyLedger {
 
     /** The conflict error: only {@code timestamp} and {@code hub_id} are copied from the stored response. */
     public static JsonObject conflictError(JsonObject storedResponse, String target) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JSON.createObjectBuilder()
                 .add("sender", HUB_SENDER)
                 .add("target", target)
                 .add("type", "error")

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -24,7 +25,7 @@ public record OperationRecord(String operationKey, String requestDigest, JsonObj
 
     /** Journal payload for this record (the commit seq is the row's own seq, so it is not stored). */
     public JsonObject toPayload() {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = JSON.createObjectBuilder()
                 .add("operation_key", operationKey)
                 .add("key", operationKey)
                 .add("request_digest", requestDigest)

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
-import jakarta.json.Json;
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Map;
@@ -28,7 +29,7 @@ public final class RequestDigest {
      * the bound name, {@code type} replaced by its normalised verb, {@code token} removed.
      */
     public static JsonObject routed(JsonObject frame, String boundSender, String normalisedType) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
+        JsonObjectBuilder b = JSON.createObjectBuilder();
         for (Map.Entry<String, jakarta.json.JsonValue> e : frame.entrySet()) {
             if (!e.getKey().equals("token")) {
                 b.add(e.getKey(), e.getValue());
@@ -41,7 +42,7 @@ public final class RequestDigest {
 
     /** Lowercase hex digest of a routed request; throws {@link NonCanonicalException}. */
     public static String of(JsonObject routedRequest) {
-        JsonObjectBuilder b = Json.createObjectBuilder();
+        JsonObjectBuilder b = JSON.createObjectBuilder();
         for (Map.Entry<String, jakarta.json.JsonValue> e : routedRequest.entrySet()) {
             if (!EXCLUDED_KEYS.contains(e.getKey())) {
                 b.add(e.getKey(), e.getValue());
