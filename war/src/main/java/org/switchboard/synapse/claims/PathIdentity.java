@@ -76,10 +76,10 @@ public record PathIdentity(JsonObject raw, String filesystemNamespace, String wo
             return bad("filesystem_namespace is invalid");
         }
         JsonValue cs = o.get("case_sensitive");
-        if (cs == null || (cs != JsonValue.TRUE && cs != JsonValue.FALSE)) {
+        if (cs == null || (cs.getValueType() != JsonValue.ValueType.TRUE && cs.getValueType() != JsonValue.ValueType.FALSE)) {
             return bad("case_sensitive must be a boolean");
         }
-        boolean caseSensitive = cs == JsonValue.TRUE;
+        boolean caseSensitive = cs.getValueType() == JsonValue.ValueType.TRUE;
         if (!(o.get("paths") instanceof JsonArray paths) || paths.size() != displayPaths.size()) {
             return bad("paths must align with the claim's paths");
         }

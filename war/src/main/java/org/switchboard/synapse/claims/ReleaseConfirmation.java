@@ -57,7 +57,7 @@ public final class ReleaseConfirmation {
         if (!"release_granted".equals(str(response, "type")) || !sender.equals(str(response, "owner"))
                 || !taskId.equals(str(response, "task_id")) || !operationId.equals(str(response, "release_operation_id"))
                 || receipt == null || receipt.getValueType() != JsonValue.ValueType.OBJECT
-                || receipt.asJsonObject().get("released") != JsonValue.TRUE
+                || !isTrue(receipt.asJsonObject().get("released"))
                 || !sender.equals(str(receipt.asJsonObject(), "owner"))
                 || !taskId.equals(str(receipt.asJsonObject(), "task_id"))) {
             return unknown(q);
@@ -79,6 +79,10 @@ public final class ReleaseConfirmation {
                 .add("first_event_seq", record.firstEventSeq())
                 .add("commit_seq", record.commitSeq())
                 .build();
+    }
+
+    private static boolean isTrue(JsonValue v) {
+        return v != null && v.getValueType() == JsonValue.ValueType.TRUE;
     }
 
     private static String keyOf(JsonObject payload) {
