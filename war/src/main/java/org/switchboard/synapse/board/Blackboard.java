@@ -391,7 +391,7 @@ public final class Blackboard {
     }
 
     private static Mutation privateError(String sentence) {
-        return new Mutation(List.of(), List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT)));
+        return Mutation.refusal(List.of(), List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT)));
     }
 
     private static String string(JsonObject frame, String key) {

@@ -210,7 +210,7 @@ public final class CapabilityRegistry {
     }
 
     private static CapabilityVerdict refused(String sentence) {
-        return new CapabilityVerdict(false, sentence, null, new Mutation(List.of(),
+        return new CapabilityVerdict(false, sentence, null, Mutation.refusal(List.of(),
                 List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT))));
     }
 }

@@ -186,7 +186,7 @@ public final class ClaimBook {
                                       MutationCommit commit) {
         JsonObject evidence = ClaimDenialEvidence.of(sender, request.rawTaskId(), request.worktree(), request.paths(),
                 reasonCode);
-        Mutation mutation = new Mutation(
+        Mutation mutation = Mutation.refusal(
                 List.of(new JournalEvent.Draft(ClaimDenialEvidence.EVENT_KIND, evidence)),
                 List.of(HubReply.toRequester("claim_denied", sentence, JSON.createObjectBuilder()
                         .add("task_id", request.taskId()).add("reason_code", reasonCode).build())));
@@ -725,7 +725,7 @@ public final class ClaimBook {
     }
 
     private static ClaimVerdict refused(String taskId, String sentence, HubReply reply) {
-        return new ClaimVerdict(false, taskId, sentence, null, null, new Mutation(List.of(), List.of(reply)));
+        return new ClaimVerdict(false, taskId, sentence, null, null, Mutation.refusal(List.of(), List.of(reply)));
     }
 
     private static void commitOrThrow(MutationCommit commit, Mutation mutation) {

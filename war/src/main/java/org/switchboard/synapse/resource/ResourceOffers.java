@@ -175,7 +175,7 @@ public final class ResourceOffers {
     }
 
     private static ResourceVerdict refused(String sentence) {
-        return new ResourceVerdict(false, sentence, null, new Mutation(List.of(),
+        return new ResourceVerdict(false, sentence, null, Mutation.refusal(List.of(),
                 List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT))));
     }
 }

@@ -76,6 +76,7 @@ class ClaimBookTest {
         assertFalse(f.containsKey("quota_principal"), "quota principal never on the wire");
         assertFalse(f.containsKey("path_identity"), "only when supplied");
         assertEquals(List.of("claim"), journal.kinds());
+        assertTrue(g.mutation().succeeded());
         assertEquals("open-host:proj/alice", journal.events.get(0).payload().getString("quota_principal"));
         JsonObject frame = reply.toFrame("proj/alice", T0, "syn-1");
         assertEquals("all", frame.getString("target"));
@@ -101,6 +102,7 @@ class ClaimBookTest {
         assertFalse(r.broadcast());
         assertEquals("TASK_ID_REQUIRED", r.fields().getString("reason_code"));
         assertEquals(List.of("claim_denial"), journal.kinds());
+        assertFalse(d.mutation().succeeded(), "a denial is never recorded for idempotency");
     }
 
     @Test
