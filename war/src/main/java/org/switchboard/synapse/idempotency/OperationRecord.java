@@ -37,6 +37,22 @@ public record OperationRecord(String operationKey, String requestDigest, JsonObj
     }
 
     /**
+     * Journal payload for a record appended in the same batch right after its {@code eventCount}
+     * mutation events: seqs of one append are consecutive, so the first event's seq is
+     * {@code commitSeq - eventCount} and need not be known before the append.
+     */
+    public static JsonObject payloadAfterEvents(String operationKey, String requestDigest, JsonObject response,
+                                                int eventCount) {
+        return JSON.createObjectBuilder()
+                .add("operation_key", operationKey)
+                .add("key", operationKey)
+                .add("request_digest", requestDigest)
+                .add("response", response)
+                .add("event_count", eventCount)
+                .build();
+    }
+
+    /**
      * Reads a journal payload, accepting legacy rows {@code {key, response}}; null when the payload
      * has no usable key or response.
      */
@@ -51,6 +67,9 @@ public record OperationRecord(String operationKey, String requestDigest, JsonObj
         }
         String digest = string(payload, "request_digest");
         long first = payload.get("first_event_seq") instanceof JsonNumber n ? n.longValue() : 0L;
+        if (first == 0 && payload.get("event_count") instanceof JsonNumber c && c.longValue() > 0 && seq > c.longValue()) {
+            first = seq - c.longValue();
+        }
         return new OperationRecord(key, digest == null ? "" : digest, response.asJsonObject(), first, seq);
     }
 

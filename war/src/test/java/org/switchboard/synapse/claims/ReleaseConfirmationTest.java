@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.idempotency.IdempotencyLedger;
 import org.switchboard.synapse.idempotency.InMemoryOperationStore;
-import org.switchboard.synapse.idempotency.OperationRecord;
+import org.switchboard.synapse.idempotency.KeyedCommit;
 
 /** A keyed release, committed the way the wiring will do it, is confirmed only to its owner with matching digest. */
 class ReleaseConfirmationTest {
@@ -32,16 +32,16 @@ class ReleaseConfirmationTest {
         digest = req.requestDigest();
         String key = IdempotencyLedger.operationKey("proj/alice", "release", "rel-1");
         ledger.begin(key, digest);
-        book.release(req, "proj/alice", 1001, m -> {
-            long first = journal.size() + 1;
-            for (JournalEvent.Draft d : m.events()) {
-                journal.add(new JournalEvent(journal.size() + 1, d.kind(), d.payload(), 0));
+        KeyedCommit commit = new KeyedCommit(key, digest, "proj/alice", 1001.5, "syn-1", drafts -> {
+            long[] seqs = new long[drafts.size()];
+            for (int i = 0; i < drafts.size(); i++) {
+                journal.add(new JournalEvent(journal.size() + 1, drafts.get(i).kind(), drafts.get(i).payload(), 0));
+                seqs[i] = journal.size();
             }
-            JsonObject response = m.response().toFrame("proj/alice", 1001.5, "syn-1");
-            OperationRecord rec = new OperationRecord(key, digest, response, first, journal.size() + 1);
-            journal.add(new JournalEvent(journal.size() + 1, OperationRecord.EVENT_KIND, rec.toPayload(), 0));
-            ledger.finish(key, rec);
+            return seqs;
         });
+        book.release(req, "proj/alice", 1001, commit);
+        ledger.finish(key, commit.record());
     }
 
     JsonObject confirm(String sender, String query) {
