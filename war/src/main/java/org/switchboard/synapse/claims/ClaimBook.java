@@ -111,6 +111,11 @@ public final class ClaimBook {
 
     // ------------------------------------------------------------------ claim
 
+    /** Parses a claim frame with this book's declared-path cap. */
+    public ClaimRequest request(JsonObject frame) {
+        return ClaimRequest.from(frame, limits.maxPaths());
+    }
+
     /**
      * Decides a claim (§9.2 steps 1–8) and, through {@code commit}, journals the {@code claim}
      * snapshot or the {@code claim_denial} evidence before anything is published.
