@@ -23,6 +23,11 @@ public final class EcmaNumber {
      * @throws CryptoFormatException for NaN and the infinities, which JSON cannot carry
      */
     public static String format(double value) {
+        return format(value, true);
+    }
+
+    /** As {@link #format(double)}; {@code fastPath} false forces the exhaustive search (tests compare both). */
+    static String format(double value, boolean fastPath) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             throw new CryptoFormatException("NaN and Infinity are not valid JSON numbers");
         }
@@ -38,7 +43,7 @@ public final class EcmaNumber {
         if (magnitude < EXACT_INTEGER_LIMIT && magnitude == Math.rint(magnitude)) {
             return out.append((long) magnitude).toString();
         }
-        BigDecimal shortest = shortestRoundTrip(magnitude).stripTrailingZeros();
+        BigDecimal shortest = shortestRoundTrip(magnitude, fastPath).stripTrailingZeros();
         String digits = shortest.unscaledValue().toString();
         int k = digits.length();
         int n = k - shortest.scale(); // value = 0.d1d2..dk * 10^n
@@ -51,32 +56,54 @@ public final class EcmaNumber {
      * decimals of the same length, the one closer to d, and on a tie the one whose last digit is even
      * (ECMA-262 Number::toString, step 5 and its note).
      */
-    private static BigDecimal shortestRoundTrip(double d) {
-        BigDecimal exact = new BigDecimal(d);
-        for (int precision = 1; precision <= 17; precision++) {
-            BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
-            BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
-            boolean downOk = readsBackAs(down, d);
-            boolean upOk = readsBackAs(up, d);
-            if (downOk && upOk && down.compareTo(up) != 0) {
-                int cmp = exact.subtract(down).compareTo(up.subtract(exact));
-                if (cmp < 0) {
-                    return down;
-                }
-                if (cmp > 0) {
-                    return up;
-                }
-                return lastDigitEven(down) ? down : up;
-            }
-            if (downOk) {
-                return down;
-            }
-            if (upOk) {
-                return up;
+    private static BigDecimal shortestRoundTrip(double d, boolean fastPath) {
+        // Fast path: two distinct decimals of at most 15 significant digits never denote the same normal
+        // double (DBL_DIG is 15), so a round-tripping JDK string of <= 15 digits is the unique shortest
+        // one. Subnormals have less precision (Double.toString(4.9e-324) is not the shortest "5e-324").
+        if (fastPath && d >= Double.MIN_NORMAL) {
+            BigDecimal jdk = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+            if (jdk.precision() <= 15 && readsBackAs(jdk, d)) {
+                return jdk;
             }
         }
-        // 17 significant digits always identify a double; reaching here would be a JDK parsing bug.
-        throw new IllegalStateException("no round-trip decimal for " + d);
+        BigDecimal exact = new BigDecimal(d);
+        // Whether some p-digit decimal reads back as d only grows with p (a p-digit decimal is also a
+        // (p+1)-digit one), so the shortest length can be found by bisection; 17 digits always suffice.
+        int low = 1;
+        int high = 17;
+        while (low < high) {
+            int mid = (low + high) >>> 1;
+            if (candidate(exact, d, mid) != null) {
+                high = mid;
+            } else {
+                low = mid + 1;
+            }
+        }
+        BigDecimal shortest = candidate(exact, d, low);
+        if (shortest == null) {
+            // 17 significant digits always identify a double; reaching here would be a JDK parsing bug.
+            throw new IllegalStateException("no round-trip decimal for " + d);
+        }
+        return shortest;
+    }
+
+    /** The best precision-digit decimal that reads back as d, or null when none does. */
+    private static BigDecimal candidate(BigDecimal exact, double d, int precision) {
+        BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+        BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+        boolean downOk = readsBackAs(down, d);
+        boolean upOk = readsBackAs(up, d);
+        if (downOk && upOk && down.compareTo(up) != 0) {
+            int cmp = exact.subtract(down).compareTo(up.subtract(exact));
+            if (cmp != 0) {
+                return cmp < 0 ? down : up;
+            }
+            return lastDigitEven(down) ? down : up;
+        }
+        if (downOk) {
+            return down;
+        }
+        return upOk ? up : null;
     }
 
     private static boolean readsBackAs(BigDecimal candidate, double d) {
