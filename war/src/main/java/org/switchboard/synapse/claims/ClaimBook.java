@@ -390,7 +390,7 @@ public final class ClaimBook {
                     .add("note", moved.note()).add("status", moved.status()).add("worktree", moved.scope().worktree())
                     .add("paths", moved.projection().get("paths")).add("epoch", moved.epoch())
                     .add("version", moved.version()).add("lease_expires_at", moved.leaseExpiresAt())
-                    .add("checkpoint", moved.checkpoint()).add("data_ref", moved.dataRef()).add("git", moved.git());
+                    .add("checkpoint", moved.checkpoint());
             if (moved.scope().pathIdentity() != null) {
                 f.add("path_identity", moved.scope().pathIdentity().raw());
             }

@@ -62,10 +62,11 @@ public record TaskClaim(String taskId, String owner, String note, double claimed
         return fields(true).build();
     }
 
-    /** Fields of {@code claim_granted} (§9.3): the projection without {@code claimed_at}. */
+    /** Fields of {@code claim_granted} (§9.3): the projection without {@code claimed_at} and {@code data_ref}. */
     public JsonObject grantFields() {
         JsonObjectBuilder b = fields(false);
         b.remove("claimed_at");
+        b.remove("data_ref");
         return b.build();
     }
 

@@ -71,6 +71,8 @@ class ClaimBookTest {
         assertTrue(reply.broadcast());
         assertEquals("Task 'parser-split' claimed by proj/alice.", reply.payload());
         JsonObject f = reply.fields();
+        assertEquals(java.util.Set.of("task_id", "owner", "note", "lease_expires_at", "status", "worktree", "paths", "epoch",
+                "version", "checkpoint", "git"), f.keySet(), "exactly the §9.3 fields");
         assertEquals("main", f.getJsonObject("git").getString("base"));
         assertEquals("merge", f.getJsonObject("git").getString("auto_release_on"));
         assertFalse(f.containsKey("quota_principal"), "quota principal never on the wire");
@@ -81,6 +83,19 @@ class ClaimBookTest {
         JsonObject frame = reply.toFrame("proj/alice", T0, "syn-1");
         assertEquals("all", frame.getString("target"));
         assertEquals("SynapseHub", frame.getString("sender"));
+    }
+
+    @Test
+    void pathIdentityIsPersistedAndEchoed() {
+        String identity = "{'version':1,'worktree_path':'/srv/acme','worktree_object_id':'2049:131074',"
+                + "'filesystem_namespace':'sha256:5d41','case_sensitive':false,'paths':[{'git_path':'lib/billing/invoice.go',"
+                + "'filesystem_path':'lib/billing/invoice.go','object_id':'2049:5521170','object_scope':''}]}";
+        ClaimDecision.Granted g = grant("proj/alice", "{'task_id':'inv','paths':['lib/billing/invoice.go'],'path_identity':"
+                + identity + "}", T0);
+        assertEquals(Frames.json(identity), g.mutation().response().fields().getJsonObject("path_identity"));
+        assertEquals(Frames.json(identity), journal.events.get(0).payload().getJsonObject("path_identity"));
+        assertEquals(ClaimBook.SCOPE_CONFLICT, denial("proj/bob", "{'task_id':'x','paths':['LIB/Billing']}", T0).reasonCode(),
+                "case-insensitive declaration folds the other claim's paths");
     }
 
     @Test
@@ -353,6 +368,8 @@ class ClaimBookTest {
         HubReply granted = v.mutation().response();
         assertEquals("handoff_granted", granted.type());
         assertEquals("proj/alice", granted.fields().getString("previous_owner"));
+        assertEquals(java.util.Set.of("task_id", "owner", "previous_owner", "note", "status", "worktree", "paths", "epoch",
+                "version", "lease_expires_at", "checkpoint"), granted.fields().keySet(), "the §9.9 example fields");
         assertEquals("Task 't' handed from proj/alice to proj/bob.", granted.payload());
         assertEquals(List.of("handoff", "ledger_progress"), v.mutation().events().stream().map(JournalEvent.Draft::kind).toList());
         assertEquals("handed off to proj/bob: tests pending", notes.get(0).text());
