@@ -688,7 +688,7 @@ public final class ClaimBook {
         liveByPrincipal.merge(c.quotaPrincipal(), 1, Integer::sum);
         expiries.add(new Expiry(c.leaseExpiresAt(), c.taskId(), c.epoch()));
         if (old != null && !old.owner().equals(c.owner())) {
-            pruneWaitsOn(c.taskId(), c.owner());
+            dropWait(c.owner(), c.taskId()); // the new holder no longer waits for its own task
         }
         if (c.epoch() > lastEpoch) {
             lastEpoch = c.epoch();
@@ -701,16 +701,12 @@ public final class ClaimBook {
             index.remove(old.taskId(), old.scope());
             expiries.remove(new Expiry(old.leaseExpiresAt(), old.taskId(), old.epoch()));
             liveByPrincipal.merge(old.quotaPrincipal(), -1, (a, b) -> a + b == 0 ? null : a + b);
-            pruneWaitsOn(taskId, null);
+            forgetWaitsOn(taskId);
         }
     }
 
-    /** The task lost its holder: no one waits on it any more (except, on a holder change, nobody needs pruning but the new holder). */
-    private void pruneWaitsOn(String taskId, String newHolder) {
-        if (newHolder != null) {
-            dropWait(newHolder, taskId);
-            return;
-        }
+    /** The task lost its holder (release or expiry): nobody waits for it any more. */
+    private void forgetWaitsOn(String taskId) {
         waits.values().removeIf(tasks -> tasks.remove(taskId) && tasks.isEmpty());
     }
 
