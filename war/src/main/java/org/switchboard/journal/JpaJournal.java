@@ -57,6 +57,11 @@ public class JpaJournal implements Journal {
 
     @PostConstruct
     void start() {
+        try {
+            store.makeCommitsDurable();
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException("journal: cannot configure durable commits", e);
+        }
         hubId = resolveHubId();
         corrupt.addAll(store.quarantinedStillPresent());
         long lastSeq = store.maxSeq();
