@@ -4,14 +4,15 @@ import jakarta.annotation.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.TypedQuery;
 import jakarta.transaction.Transactional;
 import jakarta.transaction.Transactional.TxType;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -121,18 +122,52 @@ public class JournalStore {
         em.merge(new JournalSettingEntity(name, value));
     }
 
-    /** Up to {@code limit} event rows with seq above {@code afterSeq}, ascending; empty kinds = every kind. */
-    public List<JournalEventEntity> page(long afterSeq, int limit, Set<String> kinds) {
-        TypedQuery<JournalEventEntity> query = kinds == null || kinds.isEmpty()
-                ? em.createNamedQuery(JournalEventEntity.AFTER, JournalEventEntity.class)
-                : em.createNamedQuery(JournalEventEntity.AFTER_OF_KINDS, JournalEventEntity.class)
-                        .setParameter("kinds", List.copyOf(kinds));
-        return query.setParameter("after", afterSeq).setMaxResults(limit).getResultList();
+    /**
+     * Up to {@code limit} event rows with seq above {@code afterSeq}, ascending; empty kinds = every
+     * kind. Plain JDBC: replay streams the whole log through here page by page.
+     */
+    public List<StoredEvent> page(long afterSeq, int limit, Set<String> kinds) throws SQLException {
+        StringBuilder sql = new StringBuilder("SELECT seq, kind, payload, appended_at FROM journal_event WHERE seq > ?");
+        List<String> kindList = kinds == null ? List.of() : List.copyOf(kinds);
+        if (!kindList.isEmpty()) {
+            sql.append(" AND kind IN (").append("?, ".repeat(kindList.size() - 1)).append("?)");
+        }
+        sql.append(" ORDER BY seq FETCH FIRST ? ROWS ONLY");
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(sql.toString())) {
+            int index = 1;
+            query.setLong(index++, afterSeq);
+            for (String kind : kindList) {
+                query.setString(index++, kind);
+            }
+            query.setInt(index, limit);
+            return rows(query);
+        }
     }
 
     /** The event row at {@code seq}, or null. */
-    public JournalEventEntity find(long seq) {
-        return em.find(JournalEventEntity.class, seq);
+    public StoredEvent find(long seq) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement query = connection.prepareStatement(
+                     "SELECT seq, kind, payload, appended_at FROM journal_event WHERE seq = ?")) {
+            query.setLong(1, seq);
+            List<StoredEvent> rows = rows(query);
+            return rows.isEmpty() ? null : rows.get(0);
+        }
+    }
+
+    private static List<StoredEvent> rows(PreparedStatement query) throws SQLException {
+        List<StoredEvent> rows = new ArrayList<>();
+        try (ResultSet result = query.executeQuery()) {
+            while (result.next()) {
+                rows.add(new StoredEvent(result.getLong(1), result.getString(2), result.getString(3), result.getDouble(4)));
+            }
+        }
+        return rows;
+    }
+
+    /** An event row as stored, payload not yet decoded. */
+    public record StoredEvent(long seq, String kind, String payload, double appendedAt) {
     }
 
     /** Records quarantine markers (seq to reason), replacing earlier markers for the same seqs. */

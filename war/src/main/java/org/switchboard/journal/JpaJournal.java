@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.security.SecureRandom;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +60,7 @@ public class JpaJournal implements Journal {
     void start() {
         try {
             store.makeCommitsDurable();
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException("journal: cannot configure durable commits", e);
         }
         hubId = resolveHubId();
@@ -100,9 +101,9 @@ public class JpaJournal implements Journal {
         long after = afterSeq;
         while (result.size() < limit) {
             int wanted = Math.min(PAGE, limit - result.size());
-            List<JournalEventEntity> rows = store.page(after, wanted, kinds);
+            List<JournalStore.StoredEvent> rows = page(after, wanted, kinds);
             Map<Long, String> bad = new LinkedHashMap<>();
-            for (JournalEventEntity row : rows) {
+            for (JournalStore.StoredEvent row : rows) {
                 JournalEvent event = decode(row, bad);
                 if (event != null) {
                     result.add(event);
@@ -119,7 +120,12 @@ public class JpaJournal implements Journal {
 
     @Override
     public JournalEvent at(long seq) {
-        JournalEventEntity row = store.find(seq);
+        JournalStore.StoredEvent row;
+        try {
+            row = store.find(seq);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal read failed: " + e.getMessage(), e);
+        }
         if (row == null) {
             return null;
         }
@@ -138,9 +144,9 @@ public class JpaJournal implements Journal {
     public void replay(Consumer<JournalEvent> sink) {
         long after = 0;
         while (true) {
-            List<JournalEventEntity> rows = store.page(after, PAGE, Set.of());
+            List<JournalStore.StoredEvent> rows = page(after, PAGE, Set.of());
             Map<Long, String> bad = new LinkedHashMap<>();
-            for (JournalEventEntity row : rows) {
+            for (JournalStore.StoredEvent row : rows) {
                 JournalEvent event = decode(row, bad);
                 if (event != null) {
                     sink.accept(event);
@@ -202,13 +208,21 @@ public class JpaJournal implements Journal {
         return generated;
     }
 
-    private JournalEvent decode(JournalEventEntity row, Map<Long, String> bad) {
+    private JournalEvent decode(JournalStore.StoredEvent row, Map<Long, String> bad) {
         try {
             JsonObject payload = PayloadCodec.decode(row.payload());
             return new JournalEvent(row.seq(), row.kind(), payload, row.appendedAt());
         } catch (PayloadCodec.CorruptPayloadException e) {
             bad.put(row.seq(), e.getMessage());
             return null;
+        }
+    }
+
+    private List<JournalStore.StoredEvent> page(long afterSeq, int limit, Set<String> kinds) {
+        try {
+            return store.page(afterSeq, limit, kinds);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal read failed: " + e.getMessage(), e);
         }
     }
 
