@@ -1,0 +1,88 @@
+package org.switchboard.ops;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.switchboard.synapse.StateSnapshotContributor;
+import org.switchboard.synapse.SynapseCounters;
+import org.switchboard.synapse.SynapseHub;
+import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.session.ConnectionRegistry;
+
+/** SYNAPSE {@code GET /metrics} (§17.2): Prometheus text of the {@code synapse_*} gauges and counters, from memory only. */
+@WebServlet("/metrics")
+public class SynapseMetricsServlet extends HttpServlet {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    transient SynapseRuntime runtime;
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        SynapseHub hub = runtime.hub();
+        if (!SynapseEndpointAccess.allowed(hub.context().settings(), request, response)) {
+            return;
+        }
+        ConnectionRegistry registry = hub.context().registry();
+        SynapseCounters counters = hub.context().counters();
+        long claims = 0;
+        long offers = 0;
+        long tasks = 0;
+        for (StateSnapshotContributor contributor : hub.contributors()) {
+            claims += contributor.activeClaims();
+            offers += contributor.resourceOffers();
+            tasks += contributor.boardTasks();
+        }
+        long waiters = registry.boundNames().stream().filter(n -> n.endsWith(ConnectionRegistry.RX)).count();
+        StringBuilder out = new StringBuilder(4096);
+        gauge(out, "synapse_up", "Always 1 while the hub serves.", 1);
+        gauge(out, "synapse_journal_corrupt_rows", "Journal rows quarantined as corrupt.", hub.corruptRows());
+        gauge(out, "synapse_connected_clients", "Open WebSocket connections.", registry.connectedClients());
+        gauge(out, "synapse_online_agents", "Bound agent names.", registry.onlineCount());
+        gauge(out, "synapse_active_claims", "Live claims.", claims);
+        gauge(out, "synapse_resource_offers", "Resource offers.", offers);
+        gauge(out, "synapse_chat_history_messages", "Retained public chat history.", hub.chat().history().size());
+        gauge(out, "synapse_blackboard_tasks", "Blackboard tasks.", tasks);
+        counter(out, "synapse_messages_total", "Highest msg_id assigned.", hub.chat().lastMsgId());
+        gauge(out, "synapse_live_waiters", "Bound -rx sidecars.", waiters);
+        gauge(out, "synapse_dead_letter_targets", "Dead-letter ledger entries.", hub.chat().deadLetters().targets());
+        gauge(out, "synapse_dead_letters", "Sum of dead-letter counts.", hub.chat().deadLetters().total());
+        counter(out, "synapse_claims_granted_total", "Claims granted.", 0);
+        counter(out, "synapse_claims_denied_total", "Claims denied.", 0);
+        counter(out, "synapse_releases_granted_total", "Releases granted.", 0);
+        counter(out, "synapse_chat_directed_total", "Directed chats accepted.", counters.chatDirected.sum());
+        counter(out, "synapse_chat_broadcast_total", "Broadcast or audience chats accepted.", counters.chatBroadcast.sum());
+        counter(out, "synapse_auth_failures_total", "Authentication refusals.", counters.authFailures.sum());
+        counter(out, "synapse_rate_limited_total", "Per-sender rate-limit refusals.", counters.rateLimited.sum());
+        counter(out, "synapse_durable_ingress_refused_total", "Durable ingress quota refusals.", counters.ingressRefused.sum());
+        counter(out, "synapse_federation_denied_total", "Federation refusals.", 0);
+        counter(out, "synapse_takeovers_total", "Accepted takeovers.", counters.takeovers.sum());
+        counter(out, "synapse_takeover_quarantines_total", "Takeover quarantines.", counters.takeoverQuarantines.sum());
+        counter(out, "synapse_atomic_operations_inserted_total", "Keyed operations committed.", 0);
+        counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", 0);
+        counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", 0);
+        gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
+        response.setStatus(200);
+        response.setContentType("text/plain; version=0.0.4; charset=utf-8");
+        response.getOutputStream().write(out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void gauge(StringBuilder out, String name, String help, long value) {
+        metric(out, name, help, "gauge", value);
+    }
+
+    private static void counter(StringBuilder out, String name, String help, long value) {
+        metric(out, name, help, "counter", value);
+    }
+
+    private static void metric(StringBuilder out, String name, String help, String type, long value) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+                .append(name).append(' ').append(value).append('\n');
+    }
+}

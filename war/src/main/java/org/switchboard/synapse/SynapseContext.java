@@ -1,0 +1,26 @@
+package org.switchboard.synapse;
+
+import java.util.concurrent.Executor;
+import org.switchboard.journal.Journal;
+import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.wire.HubFrames;
+
+/**
+ * What every SYNAPSE service shares: settings, frame builder, connection registry, the journal
+ * ({@code null} on a hub without one), counters, an executor for blocking journal reads and one
+ * for publishing after commits.
+ */
+public record SynapseContext(SynapseSettings settings, HubFrames frames, ConnectionRegistry registry,
+                             Journal journal, SynapseCounters counters, Executor blocking, Executor publish) {
+
+    public boolean hasJournal() {
+        return journal != null;
+    }
+
+    /** Sends an encoded frame to every bound socket (unregistered sockets get no broadcasts). */
+    public void broadcast(String text) {
+        for (var connection : registry.boundConnections()) {
+            connection.send(text);
+        }
+    }
+}

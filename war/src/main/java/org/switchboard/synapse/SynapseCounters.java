@@ -1,0 +1,14 @@
+package org.switchboard.synapse;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/** Process-lifetime counters behind {@code /metrics} (§17.2); they reset with the process. */
+public final class SynapseCounters {
+    public final LongAdder chatDirected = new LongAdder();
+    public final LongAdder chatBroadcast = new LongAdder();
+    public final LongAdder rateLimited = new LongAdder();
+    public final LongAdder authFailures = new LongAdder();
+    public final LongAdder ingressRefused = new LongAdder();
+    public final LongAdder takeovers = new LongAdder();
+    public final LongAdder takeoverQuarantines = new LongAdder();
+}

@@ -1,0 +1,110 @@
+package org.switchboard.synapse;
+
+import java.util.Set;
+
+/**
+ * Immutable SYNAPSE settings as the plain-Java rules see them; built from {@link SynapseConfig}
+ * in the container and from {@link #builder()} defaults in unit tests.
+ */
+public record SynapseSettings(
+        String configuredHubId,
+        String token,
+        boolean privateDirectedMessages,
+        int maxClients,
+        int maxClientsPerHost,
+        int maxUnauthenticated,
+        int authTimeoutSeconds,
+        int historyLimit,
+        int deadLetterEscalationThreshold,
+        boolean staleTracking,
+        boolean ingressQuotaEnabled,
+        int ingressQuotaMaxEvents,
+        long ingressQuotaMaxBytes,
+        int ingressQuotaWindowSeconds,
+        int ingressQuotaMaxPrincipals,
+        String advertisedHost,
+        Set<String> allowedOrigins,
+        boolean metricsEnabled,
+        String metricsToken,
+        String version,
+        String configEpoch) {
+
+    /** Wire version this hub advertises: the highest whose verbs are all implemented. */
+    public static final int PROTOCOL_VERSION = 2;
+
+    /** True when a connect token is configured. */
+    public boolean secured() {
+        return token != null && !token.isEmpty();
+    }
+
+    /** Pre-auth socket cap; 0 means "same as max clients". */
+    public int effectiveMaxUnauthenticated() {
+        return maxUnauthenticated > 0 ? maxUnauthenticated : maxClients;
+    }
+
+    /** A builder primed with the spec defaults (§19). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Spec defaults. */
+    public static SynapseSettings defaults() {
+        return builder().build();
+    }
+
+    /** Mutable builder used by {@link SynapseConfig} and tests. */
+    public static final class Builder {
+        private String configuredHubId = "";
+        private String token = "";
+        private boolean privateDirectedMessages;
+        private int maxClients = 256;
+        private int maxClientsPerHost = 32;
+        private int maxUnauthenticated;
+        private int authTimeoutSeconds = 10;
+        private int historyLimit = 10_000;
+        private int deadLetterEscalationThreshold;
+        private boolean staleTracking = true;
+        private boolean ingressQuotaEnabled;
+        private int ingressQuotaMaxEvents = 100;
+        private long ingressQuotaMaxBytes = 1_048_576;
+        private int ingressQuotaWindowSeconds = 60;
+        private int ingressQuotaMaxPrincipals = 4096;
+        private String advertisedHost = "";
+        private Set<String> allowedOrigins = Set.of();
+        private boolean metricsEnabled = true;
+        private String metricsToken = "";
+        private String version = "switchboard-0.1.0";
+        private String configEpoch = "";
+
+        public Builder configuredHubId(String v) { configuredHubId = v; return this; }
+        public Builder token(String v) { token = v; return this; }
+        public Builder privateDirectedMessages(boolean v) { privateDirectedMessages = v; return this; }
+        public Builder maxClients(int v) { maxClients = v; return this; }
+        public Builder maxClientsPerHost(int v) { maxClientsPerHost = v; return this; }
+        public Builder maxUnauthenticated(int v) { maxUnauthenticated = v; return this; }
+        public Builder authTimeoutSeconds(int v) { authTimeoutSeconds = v; return this; }
+        public Builder historyLimit(int v) { historyLimit = v; return this; }
+        public Builder deadLetterEscalationThreshold(int v) { deadLetterEscalationThreshold = v; return this; }
+        public Builder staleTracking(boolean v) { staleTracking = v; return this; }
+        public Builder ingressQuotaEnabled(boolean v) { ingressQuotaEnabled = v; return this; }
+        public Builder ingressQuotaMaxEvents(int v) { ingressQuotaMaxEvents = v; return this; }
+        public Builder ingressQuotaMaxBytes(long v) { ingressQuotaMaxBytes = v; return this; }
+        public Builder ingressQuotaWindowSeconds(int v) { ingressQuotaWindowSeconds = v; return this; }
+        public Builder ingressQuotaMaxPrincipals(int v) { ingressQuotaMaxPrincipals = v; return this; }
+        public Builder advertisedHost(String v) { advertisedHost = v; return this; }
+        public Builder allowedOrigins(Set<String> v) { allowedOrigins = Set.copyOf(v); return this; }
+        public Builder metricsEnabled(boolean v) { metricsEnabled = v; return this; }
+        public Builder metricsToken(String v) { metricsToken = v; return this; }
+        public Builder version(String v) { version = v; return this; }
+        public Builder configEpoch(String v) { configEpoch = v; return this; }
+
+        /** The immutable settings. */
+        public SynapseSettings build() {
+            return new SynapseSettings(configuredHubId, token, privateDirectedMessages, maxClients,
+                    maxClientsPerHost, maxUnauthenticated, authTimeoutSeconds, historyLimit,
+                    deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
+                    ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
+                    allowedOrigins, metricsEnabled, metricsToken, version, configEpoch);
+        }
+    }
+}

@@ -1,0 +1,370 @@
+package org.switchboard.synapse.chat;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.mailbox.MailboxService;
+import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.wire.HubStrings;
+import org.switchboard.synapse.wire.JsonFields;
+
+/**
+ * Chat processing in the normative order of §7.2: structured-response check, stamping,
+ * duplicate suppression, ingress quota, {@code msg_id}, channel or public routing, dead letters,
+ * journal-before-fan-out, receipts and liveness warnings. No global lock: the only shared
+ * mutable state is concurrent maps and an atomic {@code msg_id} counter.
+ */
+public final class ChatService {
+
+    private final SynapseContext ctx;
+    private final ChatHistory history;
+    private final DuplicateSuppressor duplicates = new DuplicateSuppressor();
+    private final DeadLetterLedger deadLetters = new DeadLetterLedger();
+    private final IngressQuotas quotas;
+    private final ReceiptService receipts;
+    private final MailboxService mailbox;
+    private final ChannelService channels;
+    private final AtomicLong msgIds = new AtomicLong();
+
+    /** Chat rules wired to the hub's shared parts. */
+    public ChatService(SynapseContext ctx, ReceiptService receipts, MailboxService mailbox, ChannelService channels) {
+        this.ctx = ctx;
+        this.receipts = receipts;
+        this.mailbox = mailbox;
+        this.channels = channels;
+        this.history = new ChatHistory(ctx.settings().historyLimit());
+        channels.chatService(this);
+        var s = ctx.settings();
+        this.quotas = s.ingressQuotaEnabled() ? new IngressQuotas(s.ingressQuotaMaxEvents(), s.ingressQuotaMaxBytes(),
+                s.ingressQuotaWindowSeconds(), s.ingressQuotaMaxPrincipals()) : null;
+    }
+
+    public ChatHistory history() {
+        return history;
+    }
+
+    ReceiptService receipts() {
+        return receipts;
+    }
+
+    public DeadLetterLedger deadLetters() {
+        return deadLetters;
+    }
+
+    /** Highest msg_id assigned (the {@code synapse_messages_total} counter). */
+    public long lastMsgId() {
+        return msgIds.get();
+    }
+
+    /** Handles one inbound {@code chat}. */
+    public void handle(InboundFrame in) {
+        Connection connection = in.connection();
+        String sender = in.sender();
+        JsonObject frame = in.frame();
+        String refusal = StructuredResponses.validate(frame, sender, connection.roles(), ctx.journal());
+        if (refusal != null) {
+            connection.send(ctx.frames().errorText(sender, refusal));
+            return;
+        }
+        double now = ctx.frames().now();
+        JsonObjectBuilder stamped = Json.createObjectBuilder(frame);
+        stamped.remove("client_timestamp");
+        stamped.remove("seq");
+        stamped.remove("replayed");
+        Double clientTimestamp = JsonFields.number(frame, "timestamp");
+        if (clientTimestamp != null && clientTimestamp != 0) {
+            stamped.add("client_timestamp", clientTimestamp);
+        }
+        stamped.add("timestamp", now);
+        String clientMsgId = DuplicateSuppressor.normaliseId(JsonFields.string(frame, "client_msg_id"));
+        if (clientMsgId == null) {
+            stamped.remove("client_msg_id");
+        } else {
+            stamped.add("client_msg_id", clientMsgId);
+        }
+        stamped.add("type", "chat").add("hub_id", ctx.frames().hubId());
+        String channel = JsonFields.string(frame, "channel");
+        String target = in.target();
+
+        String digest = null;
+        if (clientMsgId != null) {
+            JsonObject content = stamped.build();
+            stamped = Json.createObjectBuilder(content);
+            digest = DuplicateSuppressor.contentDigest(content);
+            DuplicateSuppressor.Verdict verdict = duplicates.check(sender, clientMsgId, digest, now);
+            if (verdict.duplicate()) {
+                connection.send(duplicateNotice(sender, clientMsgId, verdict.remembered()));
+                return;
+            }
+            if (verdict.conflict()) {
+                connection.send(ctx.frames().error(sender, HubStrings.CLIENT_MSG_ID_CONFLICT)
+                        .add("error_code", "client_msg_id_conflict").add("client_msg_id", clientMsgId)
+                        .build().toString());
+                return;
+            }
+        }
+        if (quotas != null) {
+            JsonObject sized = stamped.build();
+            stamped = Json.createObjectBuilder(sized);
+            String reason = quotas.charge(connection.quotaPrincipal(),
+                    sized.toString().getBytes(StandardCharsets.UTF_8).length, now);
+            if (reason != null) {
+                ctx.counters().ingressRefused.increment();
+                connection.send(ctx.frames().errorText(sender, HubStrings.quotaExceeded(reason)));
+                return;
+            }
+        }
+        long msgId = msgIds.incrementAndGet();
+        JsonObject chat = stamped.add("msg_id", msgId).build();
+        Outgoing out = new Outgoing(connection, sender, target, chat, msgId, clientMsgId, digest,
+                JsonFields.isTrue(frame, "receipt_requested"), now);
+        if (channel != null) {
+            channels.route(out, channel);
+            return;
+        }
+        routePublic(out);
+    }
+
+    /** One accepted chat on its way out. */
+    record Outgoing(Connection connection, String sender, String target, JsonObject chat, long msgId,
+                    String clientMsgId, String digest, boolean receiptRequested, double now) {
+    }
+
+    private void routePublic(Outgoing out) {
+        Recipients recipients = Recipients.resolve(out.target(), out.sender(), ctx.registry(), out.now());
+        boolean directed = recipients.directed();
+        long deadLetterCount = 0;
+        if (directed && recipients.live().isEmpty()) {
+            deadLetterCount = deadLetters.record(out.target(), out.sender(), out.now());
+        }
+        long escalationCount = deadLetterCount;
+        CompletableFuture<Long> committed = append(out.chat(), out, directed);
+        if (ctx.hasJournal()) {
+            // fan out on the publish pool, never on the journal's commit thread
+            committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
+        }
+        out.connection().inOrder(committed, seq -> publish(out, recipients, seq, escalationCount));
+    }
+
+    /** Journals the chat (with its receipt aggregate when asked for); completes with its seq or null. */
+    CompletableFuture<Long> append(JsonObject chat, Outgoing out, boolean directed) {
+        if (!ctx.hasJournal()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        List<JournalEvent.Draft> events = new ArrayList<>(2);
+        events.add(new JournalEvent.Draft("chat", chat));
+        if (out.receiptRequested() && directed) {
+            JsonObjectBuilder aggregate = Json.createObjectBuilder().add("sender", out.sender())
+                    .add("target", out.target()).add("message_id", out.msgId());
+            if (out.clientMsgId() != null) {
+                aggregate.add("client_msg_id", out.clientMsgId());
+            }
+            events.add(new JournalEvent.Draft("delivery_receipt_requested", aggregate.build()));
+        }
+        return ctx.journal().append(events, List.of()).thenApply(seqs -> seqs[0]);
+    }
+
+    private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {
+        JsonObject relayed = seq == null ? out.chat() : Json.createObjectBuilder(out.chat()).add("seq", seq).build();
+        String text = relayed.toString();
+        history.add(relayed);
+        if (seq != null) {
+            mailbox.chatCommitted(seq, out.sender(), out.target(), false, out.now());
+        }
+        (recipients.directed() ? ctx.counters().chatDirected : ctx.counters().chatBroadcast).increment();
+        ConnectionRegistry registry = ctx.registry();
+        Map<String, String> wake = wakeCapabilities(recipients.matched());
+        ReceiptService.Subject subject = new ReceiptService.Subject(out.sender(), out.target(), out.msgId(), seq,
+                out.clientMsgId(), recipients.directed());
+        boolean negativeSent = false;
+        if (out.receiptRequested() && recipients.directed() && recipients.live().isEmpty()
+                && !recipients.matched().isEmpty()) {
+            // before fan-out, so that a mailbox ack of the live copy always finds the pending entry
+            receipts.immediate(subject, new ReceiptService.Verdict(false, List.of(), recipients.matched(),
+                    recipients.stale(), ReceiptService.REASON_NO_LIVE, true, wake));
+            negativeSent = true;
+        }
+        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text);
+        if (deadLetterCount > 0) {
+            escalate(out, deadLetterCount);
+        }
+        livenessWarning(out, recipients, wake);
+        boolean wantOutcome = (out.receiptRequested() && !negativeSent) || out.clientMsgId() != null;
+        if (!wantOutcome) {
+            return;
+        }
+        List<String> counted = recipients.directed() ? recipients.live() : recipients.matched();
+        Map<String, List<CompletableFuture<Boolean>>> perRecipient = new LinkedHashMap<>();
+        for (String recipient : counted) {
+            List<CompletableFuture<Boolean>> futures = new ArrayList<>(1);
+            registry.socketsOf(recipient, socket -> {
+                CompletableFuture<Boolean> write = writes.get(socket);
+                if (write != null) {
+                    futures.add(write);
+                }
+            });
+            perRecipient.put(recipient, futures);
+        }
+        List<CompletableFuture<Boolean>> all = new ArrayList<>();
+        perRecipient.values().forEach(all::addAll);
+        boolean finalNegativeSent = negativeSent;
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
+            List<String> delivered = new ArrayList<>();
+            perRecipient.forEach((recipient, futures) -> {
+                for (CompletableFuture<Boolean> f : futures) {
+                    if (Boolean.TRUE.equals(f.getNow(false))) {
+                        delivered.add(recipient);
+                        return;
+                    }
+                }
+            });
+            if (out.clientMsgId() != null && !delivered.isEmpty()) {
+                duplicates.remember(out.sender(), out.clientMsgId(),
+                        new DuplicateSuppressor.Remembered(out.digest(), out.msgId(), seq, null, out.now()));
+            }
+            if (out.receiptRequested() && !finalNegativeSent) {
+                receipts.immediate(subject, verdict(recipients, delivered, wake));
+            }
+        });
+    }
+
+    private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text) {
+        Map<Connection, CompletableFuture<Boolean>> writes = new IdentityHashMap<>();
+        if (!ctx.settings().privateDirectedMessages() || Addressing.isBroadcast(out.target())) {
+            for (Connection socket : ctx.registry().boundConnections()) {
+                writes.put(socket, socket.send(text));
+            }
+            return writes;
+        }
+        for (String recipient : recipients.matched()) {
+            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> s.send(text)));
+        }
+        Connection own = out.connection();
+        if (own.isBound() && !own.superseded()) {
+            writes.computeIfAbsent(own, s -> s.send(text));
+        }
+        return writes;
+    }
+
+    static ReceiptService.Verdict verdict(Recipients recipients, List<String> delivered, Map<String, String> wake) {
+        if (!delivered.isEmpty()) {
+            return new ReceiptService.Verdict(true, delivered, recipients.matched(), recipients.stale(), "", false, wake);
+        }
+        if (!recipients.directed()) {
+            return new ReceiptService.Verdict(false, List.of(), recipients.matched(), List.of(),
+                    ReceiptService.REASON_NO_ONLINE, false, wake);
+        }
+        String reason = recipients.matched().isEmpty() ? ReceiptService.REASON_NO_ONLINE
+                : recipients.live().isEmpty() ? ReceiptService.REASON_NO_LIVE : ReceiptService.REASON_TRANSPORT;
+        return new ReceiptService.Verdict(false, List.of(), recipients.matched(), recipients.stale(), reason, true, wake);
+    }
+
+    private Map<String, String> wakeCapabilities(List<String> matched) {
+        Map<String, String> wake = new java.util.TreeMap<>();
+        for (String name : matched) {
+            String capability = ctx.registry().wakeCapabilityOf(name);
+            if (capability != null && !"unknown".equals(capability)) {
+                wake.put(name, capability);
+            }
+        }
+        return wake;
+    }
+
+    private void escalate(Outgoing out, long count) {
+        int threshold = ctx.settings().deadLetterEscalationThreshold();
+        if (threshold <= 0 || count % threshold != 0) {
+            return;
+        }
+        JsonObject event = Json.createObjectBuilder().add("target", out.target()).add("count", count)
+                .add("last_sender", out.sender()).add("threshold", threshold).build();
+        String text = ctx.frames().hub("dead_letter_escalation", "all", "dead-letter escalation: " + count
+                        + " directed messages to '" + out.target() + "' have reached no live connection (most recent from '"
+                        + out.sender() + "'); nobody is draining that name")
+                .add("escalation_target", out.target()).add("escalation_count", count)
+                .add("last_sender", out.sender()).build().toString();
+        CompletableFuture<Long> journalled = ctx.hasJournal()
+                ? ctx.journal().append("dead_letter_escalation", event) : CompletableFuture.completedFuture(0L);
+        journalled.thenAccept(seq -> ctx.broadcast(text));
+    }
+
+    private void livenessWarning(Outgoing out, Recipients recipients, Map<String, String> wake) {
+        if (!recipients.directed() || recipients.matched().isEmpty() || !ctx.registry().staleTracking()) {
+            return;
+        }
+        List<String> passive = new ArrayList<>();
+        wake.forEach((name, capability) -> {
+            if ("passive".equals(capability)) {
+                passive.add(name);
+            }
+        });
+        if (recipients.stale().isEmpty() && passive.isEmpty()) {
+            return;
+        }
+        boolean delivered = !recipients.live().isEmpty();
+        List<String> reasons = new ArrayList<>();
+        if (!recipients.stale().isEmpty()) {
+            reasons.add("no reaction within 90 s from " + String.join(", ", recipients.stale()));
+        }
+        if (!passive.isEmpty()) {
+            reasons.add("passive receiver cannot wake " + String.join(", ", passive));
+        }
+        String reason = recipients.live().isEmpty() ? ReceiptService.REASON_NO_LIVE : "stale_or_passive_recipient";
+        JsonObjectBuilder wakeObject = Json.createObjectBuilder();
+        wake.forEach(wakeObject::add);
+        out.connection().send(ctx.frames().hub("recipient_liveness_warning", out.sender(),
+                        String.join("; ", reasons) + "; a directed message may sit unread")
+                .add("message_target", out.target()).add("message_id", out.msgId())
+                .add("delivered", delivered).add("dead_lettered", !delivered).add("reason", reason)
+                .add("matched_recipients", JsonFields.array(recipients.matched()))
+                .add("stale_recipients", JsonFields.array(recipients.stale()))
+                .add("passive_recipients", JsonFields.array(passive))
+                .add("recipient_wake_capabilities", wakeObject).build().toString());
+    }
+
+    private String duplicateNotice(String sender, String clientMsgId, DuplicateSuppressor.Remembered first) {
+        JsonObjectBuilder notice = ctx.frames().hub("system", sender, HubStrings.DUPLICATE_CHAT)
+                .add("duplicate", true).add("client_msg_id", clientMsgId).add("msg_id", first.msgId());
+        if (first.seq() != null) {
+            notice.add("seq", first.seq());
+        }
+        if (first.channel() != null) {
+            notice.add("channel", first.channel());
+        }
+        return notice.build().toString();
+    }
+
+    /** Remembers a delivered channel chat for duplicate suppression. */
+    void rememberDelivered(Outgoing out, Long seq, String channel) {
+        if (out.clientMsgId() != null) {
+            duplicates.remember(out.sender(), out.clientMsgId(),
+                    new DuplicateSuppressor.Remembered(out.digest(), out.msgId(), seq, channel, out.now()));
+        }
+    }
+
+    /** Start-up replay: public history (non-channel chats) and the msg_id high-water. */
+    public void replay(JournalEvent event) {
+        if (!"chat".equals(event.kind())) {
+            return;
+        }
+        JsonObject chat = event.payload();
+        Long msgId = JsonFields.integer(chat, "msg_id");
+        if (msgId != null) {
+            msgIds.accumulateAndGet(msgId, Math::max);
+        }
+        if (!chat.containsKey("channel")) {
+            history.add(Json.createObjectBuilder(chat).add("seq", event.seq()).build());
+        }
+    }
+}

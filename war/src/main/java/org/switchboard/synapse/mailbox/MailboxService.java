@@ -1,0 +1,225 @@
+package org.switchboard.synapse.mailbox;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.chat.Addressing;
+import org.switchboard.synapse.chat.ReceiptService;
+import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.wire.JsonFields;
+
+/**
+ * The directed backlog (§8): replay on registration, {@code ack}, receiver watermarks, pending
+ * counts for {@code who_snapshot}. Keeps an in-memory index of journalled directed chats
+ * ({@code seq → sender, target}) so acks and counts never touch the database.
+ */
+public final class MailboxService {
+
+    private static final Logger LOG = Logger.getLogger(MailboxService.class.getName());
+    /** Chat events scanned by one replay. */
+    public static final int REPLAY_SCAN = 1000;
+    /** Identities kept in the pending-count projection besides the online ones. */
+    public static final int TRACKED_IDENTITIES = 512;
+
+    /** One journalled directed chat. */
+    public record DirectedChat(String sender, String target) {
+    }
+
+    private final SynapseContext ctx;
+    private final ReceiptService receipts;
+    private final ConcurrentSkipListMap<Long, DirectedChat> directed = new ConcurrentSkipListMap<>();
+    private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Double> tracked = new ConcurrentHashMap<>();
+    private final AtomicLong highestSeq = new AtomicLong();
+
+    /** Mailbox rules over the given hub and receipt service. */
+    public MailboxService(SynapseContext ctx, ReceiptService receipts) {
+        this.ctx = ctx;
+        this.receipts = receipts;
+    }
+
+    /** Indexes a committed chat (live or replayed at start-up). */
+    public void chatCommitted(long seq, String sender, String target, boolean channelTagged, double now) {
+        highestSeq.accumulateAndGet(seq, Math::max);
+        if (channelTagged || !Addressing.isDirectedTarget(target)) {
+            return;
+        }
+        directed.put(seq, new DirectedChat(sender, target));
+        for (String part : Addressing.parts(target)) {
+            if (!Addressing.hasMeta(part)) {
+                track(part, now);
+            }
+        }
+    }
+
+    /** Highest journal seq this hub has seen. */
+    public long highestSeq() {
+        return highestSeq.get();
+    }
+
+    /** Mailbox identity of §8.1: the sidecar's owner when {@code mailbox_for} names it, else the connection name. */
+    public static String identityFor(String connectionName, String mailboxFor) {
+        if (mailboxFor == null || mailboxFor.isBlank() || mailboxFor.equals(connectionName)) {
+            return connectionName;
+        }
+        String owner = ConnectionRegistry.waiterOwner(connectionName);
+        return !owner.equals(connectionName) && owner.equals(mailboxFor) ? mailboxFor : connectionName;
+    }
+
+    /** Watermark of an identity (0 when none). */
+    public long watermark(String identity) {
+        return watermarks.getOrDefault(identity, 0L);
+    }
+
+    /** Moves a watermark forward (capped at the highest seq) and journals the advance. */
+    public void advance(String identity, long throughSeq, String source) {
+        long capped = Math.min(throughSeq, highestSeq.get());
+        if (capped <= 0) {
+            return;
+        }
+        long[] before = new long[1];
+        long after = watermarks.merge(identity, capped, (old, candidate) -> {
+            before[0] = old;
+            return Math.max(old, candidate);
+        });
+        track(identity, ctx.frames().now());
+        if (after != capped || before[0] >= capped || !ctx.hasJournal()) {
+            return;
+        }
+        JsonObject payload = Json.createObjectBuilder().add("identity", identity).add("through_seq", capped)
+                .add("source", source).build();
+        ctx.journal().append("mailbox_watermark", payload).exceptionally(error -> {
+            LOG.log(Level.FINE, "watermark not journalled (safe: recount on restart)", error);
+            return null;
+        });
+    }
+
+    /** {@code ack} (§8.3): never replies. Advances the watermark and settles a pending receipt. */
+    public void ack(Connection connection, JsonObject frame) {
+        Long seq = JsonFields.integer(frame, "seq");
+        if (seq == null) {
+            return;
+        }
+        String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
+        DirectedChat chat = directed.get(seq);
+        if (chat != null && Addressing.isRecipient(chat.target(), identity, connection.roles())) {
+            advance(identity, seq, "ack");
+        }
+        receipts.settle(seq, identity, connection.roles());
+    }
+
+    /**
+     * Replay requested on the registration frame (§8.1/§8.2); returns when the frames are queued.
+     * Nothing happens without {@code mailbox: true} or without a journal.
+     */
+    public CompletableFuture<Void> replayOnRegistration(Connection connection, JsonObject frame) {
+        if (!JsonFields.isTrue(frame, "mailbox") || !ctx.hasJournal()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        Long requested = JsonFields.integer(frame, "since_seq");
+        long since = requested == null || requested < 0 ? 0 : requested;
+        String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
+        advance(identity, since, "cursor");
+        List<String> roles = connection.roles();
+        return CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
+                .thenAccept(events -> {
+                    for (JournalEvent event : events) {
+                        JsonObject chat = event.payload();
+                        String target = JsonFields.string(chat, "target");
+                        if (target == null || identity.equals(JsonFields.string(chat, "sender"))
+                                || !Addressing.isDirectedTarget(target) || chat.containsKey("channel")
+                                || !Addressing.isRecipient(target, identity, roles)) {
+                            continue;
+                        }
+                        JsonObjectBuilder copy = Json.createObjectBuilder(chat);
+                        copy.remove("receipt_requested");
+                        connection.send(copy.add("seq", event.seq()).add("replayed", true).build().toString());
+                    }
+                });
+    }
+
+    /** Undelivered directed chats for {@code identity} after its watermark (§8.5). */
+    public long pendingFor(String identity, Collection<String> roles) {
+        long count = 0;
+        for (Map.Entry<Long, DirectedChat> e : directed.tailMap(watermark(identity), false).entrySet()) {
+            DirectedChat chat = e.getValue();
+            if (!identity.equals(chat.sender()) && Addressing.isRecipient(chat.target(), identity, roles)) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** {@code who_snapshot.mailbox_pending}: online logical identities plus recently touched ones; null without a journal. */
+    public JsonObject pendingSnapshot() {
+        if (!ctx.hasJournal()) {
+            return null;
+        }
+        ConnectionRegistry registry = ctx.registry();
+        Map<String, Set<String>> identities = new TreeMap<>();
+        for (String name : registry.boundNames()) {
+            String owner = ConnectionRegistry.waiterOwner(name);
+            Set<String> roles = identities.computeIfAbsent(owner, o -> new LinkedHashSet<>());
+            roles.addAll(registry.rolesOf(name));
+            roles.addAll(registry.rolesOf(owner));
+        }
+        for (String identity : tracked.keySet()) {
+            identities.computeIfAbsent(identity, i -> new LinkedHashSet<>());
+        }
+        JsonObjectBuilder out = Json.createObjectBuilder();
+        identities.forEach((identity, roles) -> out.add(identity, pendingFor(identity, roles)));
+        return out.build();
+    }
+
+    /** Start-up replay of chat and watermark events. */
+    public void replay(JournalEvent event) {
+        JsonObject p = event.payload();
+        if ("chat".equals(event.kind())) {
+            String target = JsonFields.string(p, "target");
+            String sender = JsonFields.string(p, "sender");
+            if (target != null && sender != null) {
+                chatCommitted(event.seq(), sender, target, p.containsKey("channel"), event.appendedAt());
+            }
+            highestSeq.accumulateAndGet(event.seq(), Math::max);
+        } else if ("mailbox_watermark".equals(event.kind())) {
+            String identity = JsonFields.string(p, "identity");
+            Long through = JsonFields.integer(p, "through_seq");
+            if (identity != null && through != null) {
+                watermarks.merge(identity, through, Math::max);
+            }
+        }
+        highestSeq.accumulateAndGet(event.seq(), Math::max);
+    }
+
+    private void track(String identity, double now) {
+        tracked.put(identity, now);
+        if (tracked.size() > TRACKED_IDENTITIES) {
+            String oldest = null;
+            double oldestAt = Double.MAX_VALUE;
+            for (Map.Entry<String, Double> e : tracked.entrySet()) {
+                if (e.getValue() < oldestAt) {
+                    oldestAt = e.getValue();
+                    oldest = e.getKey();
+                }
+            }
+            if (oldest != null) {
+                tracked.remove(oldest);
+            }
+        }
+    }
+}

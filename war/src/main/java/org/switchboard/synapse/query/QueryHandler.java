@@ -1,0 +1,234 @@
+package org.switchboard.synapse.query;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.StateSnapshotContributor;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.chat.Addressing;
+import org.switchboard.synapse.chat.ChatService;
+import org.switchboard.synapse.chat.DeadLetterLedger;
+import org.switchboard.synapse.mailbox.InboxQuery;
+import org.switchboard.synapse.mailbox.MailboxService;
+import org.switchboard.synapse.session.AgentActivity;
+import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.wire.HubStrings;
+import org.switchboard.synapse.wire.JsonFields;
+
+/** The read-only queries of §13: {@code who_request}, {@code history_request}, {@code state_request}, {@code resume_request}. */
+public final class QueryHandler implements VerbHandler {
+
+    private final ChatService chat;
+    private final MailboxService mailbox;
+    private final Supplier<List<StateSnapshotContributor>> contributors;
+
+    /** Queries over chat history, mailbox and the state contributors (claims etc.). */
+    public QueryHandler(ChatService chat, MailboxService mailbox, Supplier<List<StateSnapshotContributor>> contributors) {
+        this.chat = chat;
+        this.mailbox = mailbox;
+        this.contributors = contributors;
+    }
+
+    @Override
+    public Set<String> types() {
+        return Set.of("who_request", "history_request", "state_request", "resume_request");
+    }
+
+    @Override
+    public void handle(InboundFrame in, SynapseContext ctx) {
+        switch (in.type()) {
+            case "who_request" -> in.connection().send(who(in.sender(), ctx).toString());
+            case "history_request" -> history(in, ctx);
+            case "state_request" -> in.connection().send(state(in, ctx).toString());
+            case "resume_request" -> in.connection().send(resume(in, ctx).toString());
+            default -> {
+            }
+        }
+    }
+
+    JsonObject who(String requester, SynapseContext ctx) {
+        ConnectionRegistry registry = ctx.registry();
+        double now = ctx.frames().now();
+        JsonObjectBuilder roles = Json.createObjectBuilder();
+        registry.agentRoles().forEach((name, list) -> roles.add(name, JsonFields.array(list)));
+        List<String> roster = registry.roster();
+        JsonObjectBuilder who = ctx.frames().hub("who_snapshot", requester, HubStrings.WHO_SNAPSHOT)
+                .add("online_agents", JsonFields.array(roster))
+                .add("agent_roles", roles)
+                .add("connected_clients", registry.connectedClients())
+                .add("hub_version", ctx.settings().version())
+                .add("protocol_version", SynapseSettings.PROTOCOL_VERSION)
+                .add("config_epoch", ctx.settings().configEpoch());
+        JsonObject pending = mailbox.pendingSnapshot();
+        who.add("mailbox_pending", pending == null ? JsonValue.NULL : pending);
+        if (registry.staleTracking()) {
+            JsonObjectBuilder liveness = Json.createObjectBuilder();
+            for (String name : roster) {
+                if (!ConnectionRegistry.waiterOwner(name).equals(name)) {
+                    continue;
+                }
+                AgentActivity activity = registry.activity().get(name);
+                JsonObjectBuilder entry = Json.createObjectBuilder()
+                        .add("proven_live", !registry.isStale(name, now))
+                        .add("has_live_waiter", registry.hasLiveWaiter(name, now));
+                if (activity == null || Double.isNaN(activity.lastReaction())) {
+                    entry.addNull("last_reaction_age");
+                } else {
+                    entry.add("last_reaction_age", Math.max(0, now - activity.lastReaction()));
+                }
+                liveness.add(name, entry);
+            }
+            who.add("agent_liveness", liveness);
+        }
+        Map<String, String> wake = new TreeMap<>();
+        for (Connection c : registry.boundConnections()) {
+            if (c.wakeCapability() != null && c.name() != null) {
+                wake.put(c.name(), c.wakeCapability());
+            }
+        }
+        if (!wake.isEmpty()) {
+            JsonObjectBuilder capabilities = Json.createObjectBuilder();
+            wake.forEach(capabilities::add);
+            who.add("wake_capabilities", capabilities);
+        }
+        return who.build();
+    }
+
+    private void history(InboundFrame in, SynapseContext ctx) {
+        JsonObject frame = in.frame();
+        JsonValue inboxQuery = frame.get("inbox_query");
+        if (inboxQuery != null && inboxQuery != JsonValue.NULL) {
+            String requestId = requestId(frame);
+            List<String> roles = in.connection().roles();
+            CompletableFuture.supplyAsync(() -> inboxQuery instanceof JsonObject q && requestId != null
+                            ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq())
+                            : Json.createObjectBuilder().add("version", 1).add("available", false)
+                                    .add("identity", "").add("hub_id", ctx.frames().hubId())
+                                    .add("reason", "invalid_query").build(), ctx.blocking())
+                    .thenAccept(page -> {
+                        JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT)
+                                .add("history", Json.createArrayBuilder()).add("inbox_page", page);
+                        if (requestId != null) {
+                            reply.add("request_id", requestId);
+                        }
+                        in.connection().send(reply.build().toString());
+                    });
+            return;
+        }
+        Predicate<JsonObject> filter = visibleTo(in, ctx);
+        if (frame.containsKey("history_client_msg_id")) {
+            String wanted = nonEmptyString(frame.get("history_client_msg_id"));
+            filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "client_msg_id")));
+        }
+        if (frame.containsKey("history_target")) {
+            String wanted = nonEmptyString(frame.get("history_target"));
+            filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "target")));
+        }
+        List<JsonObject> selected = chat.history().select(filter);
+        JsonValue limitValue = frame.get("limit");
+        JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT);
+        if (limitValue instanceof JsonNumber number) {
+            long limit = Math.max(1, number.longValue());
+            selected = selected.subList((int) Math.max(0, selected.size() - limit), selected.size());
+            reply.add("requested_limit", limit);
+        } else {
+            reply.add("requested_limit", "all");
+        }
+        JsonArrayBuilder history = Json.createArrayBuilder();
+        selected.forEach(history::add);
+        in.connection().send(reply.add("history", history).build().toString());
+    }
+
+    private JsonObject state(InboundFrame in, SynapseContext ctx) {
+        double now = ctx.frames().now();
+        String requestId = requestId(in.frame());
+        JsonObjectBuilder reply = ctx.frames().hub("state_snapshot", in.sender(), HubStrings.STATE_SNAPSHOT);
+        if (requestId != null) {
+            reply.add("request_id", requestId);
+        }
+        JsonValue probe = in.frame().get("release_confirmation");
+        if (probe instanceof JsonObject confirmation) {
+            // Claims are another feature; until it answers, every probe is "unknown" (never a false confirm).
+            JsonObjectBuilder unknown = Json.createObjectBuilder().add("status", "unknown");
+            for (String key : new String[] {"task_id", "operation_id", "request_digest"}) {
+                String value = JsonFields.string(confirmation, key);
+                if (value != null) {
+                    unknown.add(key, value);
+                }
+            }
+            return reply.add("release_confirmation", unknown).build();
+        }
+        JsonArrayBuilder agents = Json.createArrayBuilder();
+        new TreeMap<>(ctx.registry().activity()).forEach((name, activity) ->
+                agents.add(Json.createObjectBuilder().add("agent", name).add("last_seen", activity.lastSeen())));
+        JsonArrayBuilder deadLetters = Json.createArrayBuilder();
+        for (DeadLetterLedger.Entry e : chat.deadLetters().snapshot(now)) {
+            deadLetters.add(Json.createObjectBuilder().add("target", e.target()).add("count", e.count())
+                    .add("last_ts", e.lastTs()).add("last_sender", e.lastSender()));
+        }
+        JsonObjectBuilder snapshot = Json.createObjectBuilder()
+                .add("active_claims", Json.createArrayBuilder())
+                .add("agents", agents)
+                .add("resources", Json.createArrayBuilder())
+                .add("generated_at", now)
+                .add("dead_letters", deadLetters)
+                .add("pending_relay_approvals", Json.createArrayBuilder());
+        for (StateSnapshotContributor contributor : contributors.get()) {
+            contributor.contribute(in.sender(), snapshot);
+        }
+        return reply.add("snapshot", snapshot).build();
+    }
+
+    private JsonObject resume(InboundFrame in, SynapseContext ctx) {
+        Long since = JsonFields.integer(in.frame(), "since");
+        long cursor = since == null ? 0 : since;
+        Predicate<JsonObject> visible = visibleTo(in, ctx);
+        List<JsonObject> messages = chat.history().select(f -> {
+            Long msgId = JsonFields.integer(f, "msg_id");
+            return msgId != null && msgId > cursor && visible.test(f);
+        });
+        JsonArrayBuilder out = Json.createArrayBuilder();
+        messages.forEach(out::add);
+        return ctx.frames().hub("resume_snapshot", in.sender(), HubStrings.RESUME_SNAPSHOT)
+                .add("since", cursor).add("messages", out).build();
+    }
+
+    /** Private-directed mode: only broadcasts plus chats the requester sent or is an inbox recipient of (§7.4). */
+    private static Predicate<JsonObject> visibleTo(InboundFrame in, SynapseContext ctx) {
+        if (!ctx.settings().privateDirectedMessages()) {
+            return f -> true;
+        }
+        String requester = in.sender();
+        String owner = ConnectionRegistry.waiterOwner(requester);
+        List<String> roles = in.connection().roles();
+        return f -> {
+            String target = JsonFields.string(f, "target");
+            String sender = JsonFields.string(f, "sender");
+            return target == null || Addressing.isBroadcast(target) || requester.equals(sender) || owner.equals(sender)
+                    || Addressing.isRecipient(target, requester, roles) || Addressing.isRecipient(target, owner, roles);
+        };
+    }
+
+    private static String requestId(JsonObject frame) {
+        String id = JsonFields.string(frame, "request_id");
+        return id != null && !id.isEmpty() && id.length() <= 128 ? id : null;
+    }
+
+    private static String nonEmptyString(JsonValue value) {
+        return value instanceof jakarta.json.JsonString s && !s.getString().isEmpty() ? s.getString() : null;
+    }
+}

@@ -1,0 +1,78 @@
+package org.switchboard.synapse.session;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Name ownership leases (§4.5): a bearer token minted on request, required (constant-time
+ * compare) for every later bind of the name, lapsing after the owner has been offline for the TTL.
+ */
+public final class NameLeases {
+
+    /** Offline time after which a lease lapses (seconds). */
+    public static final double OFFLINE_TTL = 3600;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final ConcurrentHashMap<String, Lease> leases = new ConcurrentHashMap<>();
+
+    private static final class Lease {
+        final String token;
+        volatile double offlineSince = Double.NaN;
+
+        Lease(String token) {
+            this.token = token;
+        }
+    }
+
+    /** True when {@code name} holds a live lease that {@code presented} does not match. */
+    public boolean blocks(String name, String presented, double now) {
+        Lease lease = live(name, now);
+        if (lease == null) {
+            return false;
+        }
+        return presented == null || !MessageDigest.isEqual(
+                lease.token.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Mints a lease for a name without one; returns the token, or null when one already exists. */
+    public String mintIfAbsent(String name, double now) {
+        if (live(name, now) != null) {
+            Lease lease = leases.get(name);
+            lease.offlineSince = Double.NaN;
+            return null;
+        }
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        String token = HexFormat.of().formatHex(bytes);
+        leases.put(name, new Lease(token));
+        return token;
+    }
+
+    /** Marks the owner online (lease timer stops). */
+    public void online(String name) {
+        Lease lease = leases.get(name);
+        if (lease != null) {
+            lease.offlineSince = Double.NaN;
+        }
+    }
+
+    /** Marks the owner offline (lease timer starts). */
+    public void offline(String name, double now) {
+        Lease lease = leases.get(name);
+        if (lease != null) {
+            lease.offlineSince = now;
+        }
+    }
+
+    private Lease live(String name, double now) {
+        Lease lease = leases.get(name);
+        if (lease != null && !Double.isNaN(lease.offlineSince) && now - lease.offlineSince > OFFLINE_TTL) {
+            leases.remove(name, lease);
+            return null;
+        }
+        return lease;
+    }
+}

@@ -1,0 +1,34 @@
+package org.switchboard.synapse.session;
+
+import jakarta.json.JsonObject;
+import java.util.concurrent.CompletableFuture;
+
+/** What other features do when a name binds (§5 steps 13–15, §8.1), kept out of the session package. */
+public interface RegistrationHooks {
+
+    /** Flushes the name's pending receipt notifications (before presence). */
+    CompletableFuture<Void> flushOutbox(Connection connection);
+
+    /** Clears the dead-letter entry keyed by the name. */
+    void clearDeadLetter(String name);
+
+    /** Mailbox replay requested by the registration frame (after presence). */
+    CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration);
+
+    /** No hooks (tests of the session rules alone). */
+    RegistrationHooks NONE = new RegistrationHooks() {
+        @Override
+        public CompletableFuture<Void> flushOutbox(Connection connection) {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void clearDeadLetter(String name) {
+        }
+
+        @Override
+        public CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration) {
+            return CompletableFuture.completedFuture(null);
+        }
+    };
+}

@@ -1,0 +1,231 @@
+package org.switchboard.synapse.session;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.wire.CloseCodes;
+import org.switchboard.synapse.wire.HubStrings;
+import org.switchboard.synapse.wire.JsonFields;
+
+/**
+ * Connection lifecycle (§4): admission ceilings and welcome on open, the first-frame bind
+ * (reserved names, token auth, ownership lease, conflicts, damped takeover), presence, liveness
+ * touches, name-switch refusal and disconnect cleanup.
+ */
+public final class RegistrationService {
+
+    private static final Set<String> RESERVED = Set.of("synapsehub", "synapse", "system");
+    private static final Set<String> WAKE_CAPABILITIES = Set.of("direct", "passive", "pane_bridge");
+
+    private final SynapseContext ctx;
+    private final TokenAuthenticator auth;
+    private final NameLeases leases = new NameLeases();
+    private final TakeoverDamper damper = new TakeoverDamper();
+    private final RegistrationHooks hooks;
+
+    /** Lifecycle rules for the given hub. */
+    public RegistrationService(SynapseContext ctx, RegistrationHooks hooks) {
+        this.ctx = ctx;
+        this.hooks = hooks;
+        this.auth = new TokenAuthenticator(ctx.settings().token());
+    }
+
+    /** Applies the admission ceilings; an admitted socket on an open hub gets its welcome at once. */
+    public boolean opened(Connection connection) {
+        SynapseSettings s = ctx.settings();
+        ConnectionRegistry.Admission admission = ctx.registry().admit(connection, s.maxClients(),
+                s.maxClientsPerHost(), auth.secured(), s.effectiveMaxUnauthenticated());
+        if (!admission.admitted()) {
+            connection.close(admission.closeCode(), admission.reason());
+            return false;
+        }
+        if (!auth.secured()) {
+            connection.send(welcome(null));
+        }
+        return true;
+    }
+
+    /** Closes a socket that has not bound a name within the auth timeout (4012). */
+    public void registrationDeadline(Connection connection) {
+        if (!connection.isBound() && connection.peer().isOpen() && !connection.closing()) {
+            connection.close(CloseCodes.AUTH_TIMEOUT,
+                    auth.secured() ? CloseCodes.REASON_AUTH_TIMEOUT : CloseCodes.REASON_REGISTRATION_TIMEOUT);
+        }
+    }
+
+    /**
+     * Binds the name claimed by the first frame (§4.4 order); on refusal sends the private refusal
+     * and closes. Returns true when the socket is bound.
+     */
+    public boolean bindFirstFrame(Connection connection, String sender, JsonObject frame) {
+        connection.firstFrameHandled(true);
+        if (sender.isEmpty()) {
+            connection.close(CloseCodes.AUTH,
+                    auth.secured() ? CloseCodes.REASON_AUTH_REQUIRED : CloseCodes.REASON_REGISTRATION_REQUIRED);
+            return false;
+        }
+        if (isReserved(sender)) {
+            refuse(connection, "name_conflict", sender, HubStrings.reservedName(sender), CloseCodes.NAME_CONFLICT,
+                    CloseCodes.REASON_RESERVED);
+            return false;
+        }
+        if (auth.secured()) {
+            String presented = JsonFields.string(frame, "token");
+            String refusal = auth.refusal(presented);
+            if (refusal != null) {
+                ctx.counters().authFailures.increment();
+                refuse(connection, "auth_denied", sender, refusal, CloseCodes.AUTH, CloseCodes.REASON_AUTH_DENIED);
+                return false;
+            }
+            connection.quotaPrincipal(TokenAuthenticator.principalFor(presented));
+        }
+        double now = ctx.frames().now();
+        if (leases.blocks(sender, JsonFields.string(frame, "owner_lease"), now)) {
+            refuse(connection, "name_conflict", sender, HubStrings.nameOwned(sender), CloseCodes.NAME_OWNED,
+                    CloseCodes.REASON_NAME_OWNED);
+            return false;
+        }
+        applyDeclarations(connection, frame, true);
+        boolean takeover = false;
+        for (int attempt = 0; ; attempt++) {
+            Connection holder = ctx.registry().bindIfFree(sender, connection);
+            if (holder == null) {
+                break;
+            }
+            if (!JsonFields.isTrue(frame, "takeover") || attempt > 3) {
+                refuse(connection, "name_conflict", sender, HubStrings.nameTaken(sender), CloseCodes.NAME_CONFLICT,
+                        CloseCodes.REASON_NAME_CONFLICT);
+                return false;
+            }
+            TakeoverDamper.Verdict verdict = damper.attempt(sender, now);
+            if (verdict == TakeoverDamper.Verdict.COOLDOWN) {
+                connection.close(CloseCodes.UNAUTH_OR_TAKEOVER, CloseCodes.REASON_TAKEOVER_COOLDOWN);
+                return false;
+            }
+            if (verdict == TakeoverDamper.Verdict.QUARANTINE) {
+                ctx.counters().takeoverQuarantines.increment();
+                connection.close(CloseCodes.UNAUTH_OR_TAKEOVER, CloseCodes.REASON_TAKEOVER_QUARANTINE);
+                return false;
+            }
+            if (ctx.registry().rebind(sender, holder, connection)) {
+                ctx.counters().takeovers.increment();
+                holder.close(CloseCodes.AUTH, CloseCodes.REASON_SUPERSEDED);
+                takeover = true;
+                break;
+            }
+        }
+        leases.online(sender);
+        if (JsonFields.isTrue(frame, "lease")) {
+            String token = leases.mintIfAbsent(sender, now);
+            if (token != null) {
+                connection.send(ctx.frames().hub("lease_granted", sender, "Ownership lease granted for '" + sender
+                                + "'. Persist the token and present it as owner_lease on every reconnect.")
+                        .add("owner_lease", token).add("lease_name", sender).build().toString());
+            }
+        }
+        if (auth.secured()) {
+            connection.send(welcome(takeover ? null : sender));
+        }
+        ctx.registry().touch(sender, now);
+        ctx.registry().react(sender, now);
+        hooks.clearDeadLetter(sender);
+        boolean announce = !takeover;
+        connection.inOrder(() -> hooks.flushOutbox(connection));
+        if (announce) {
+            connection.inOrder(() -> {
+                presence("joined", sender);
+                return java.util.concurrent.CompletableFuture.completedFuture(null);
+            });
+        }
+        connection.inOrder(() -> hooks.replayMailbox(connection, frame));
+        return true;
+    }
+
+    /** Roles, wake capability and protocol version declared on a heartbeat (registration or keepalive). */
+    public void applyDeclarations(Connection connection, JsonObject frame, boolean registration) {
+        JsonValue roles = frame.get("roles");
+        if (roles != null) {
+            List<String> declared = JsonFields.roles(roles);
+            if (declared != null) {
+                connection.roles(declared);
+            }
+        }
+        String wake = JsonFields.string(frame, "wake_capability");
+        if (wake != null) {
+            connection.wakeCapability(WAKE_CAPABILITIES.contains(wake) ? wake : null);
+        }
+        if (registration) {
+            Long version = JsonFields.integer(frame, "protocol_version");
+            if (version != null && version >= 1 && version <= 1000) {
+                connection.protocolVersion(version.intValue());
+            }
+        }
+    }
+
+    /** Refuses a bound socket that switched sender names (§4.4 step 4). */
+    public void refuseNameSwitch(Connection connection, String newName) {
+        refuse(connection, "name_conflict", connection.name(), HubStrings.nameSwitch(connection.name(), newName),
+                CloseCodes.NAME_CONFLICT, CloseCodes.REASON_NAME_SWITCH);
+    }
+
+    /** Liveness touch for a frame from a bound socket (§5 steps 12, 14, 16). */
+    public void touch(Connection connection, boolean heartbeat, boolean firstBind) {
+        String name = connection.name();
+        double now = ctx.frames().now();
+        ctx.registry().touch(name, now);
+        if (firstBind || !heartbeat) {
+            hooks.clearDeadLetter(name);
+            ctx.registry().react(name, now);
+        }
+    }
+
+    /** Disconnect cleanup (§4.10): unbind if still current, presence {@code left}, release slots. */
+    public void disconnected(Connection connection) {
+        connection.markClosing();
+        ctx.registry().remove(connection);
+        String name = connection.name();
+        if (name != null && !connection.superseded() && ctx.registry().unbind(name, connection)) {
+            leases.offline(name, ctx.frames().now());
+            presence("left", name);
+        }
+    }
+
+    /** The welcome frame; {@code excluded} is left out of the roster (secured hub, own name). */
+    String welcome(String excluded) {
+        List<String> roster = new ArrayList<>(ctx.registry().roster());
+        if (excluded != null) {
+            roster.remove(excluded);
+        }
+        return ctx.frames().hub("welcome", "self", HubStrings.WELCOME)
+                .add("connected_clients", ctx.registry().connectedClients())
+                .add("online_agents", JsonFields.array(roster))
+                .add("protocol_version", SynapseSettings.PROTOCOL_VERSION)
+                .build().toString();
+    }
+
+    private void presence(String event, String agent) {
+        ctx.broadcast(ctx.frames().hub("presence_update", "all", HubStrings.PRESENCE)
+                .add("online_agents", JsonFields.array(ctx.registry().roster()))
+                .add("event", event).add("agent", agent).build().toString());
+    }
+
+    private void refuse(Connection connection, String type, String target, String payload, int code, String reason) {
+        connection.markClosing();
+        connection.send(ctx.frames().hub(type, target, payload).build().toString())
+                .whenComplete((ok, error) -> connection.close(code, reason));
+    }
+
+    /** Reserved: {@code SynapseHub}, {@code synapse}, {@code system} (case-insensitive, whole name) or any {@code @}. */
+    public static boolean isReserved(String name) {
+        return RESERVED.contains(name.toLowerCase(Locale.ROOT)) || name.indexOf('@') >= 0;
+    }
+
+    public boolean secured() {
+        return auth.secured();
+    }
+}

@@ -1,0 +1,140 @@
+package org.switchboard.synapse.session;
+
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Session;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.synapse.wire.CloseCodes;
+
+/**
+ * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
+ * flight, so no caller ever blocks on a slow socket; a write not drained within 5 s closes the
+ * socket with 1013 (§6.4).
+ */
+public final class WebSocketPeer implements Peer {
+
+    private static final Logger LOG = Logger.getLogger(WebSocketPeer.class.getName());
+    private static final AtomicLong IDS = new AtomicLong();
+    /** Outbound drain deadline. */
+    public static final long DRAIN_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private record Outbound(String text, CompletableFuture<Boolean> written) {
+    }
+
+    private final Session session;
+    private final String id;
+    private final String remoteHost;
+    private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean writing = new AtomicBoolean();
+    private volatile long writeStartedNanos;
+    private volatile boolean closed;
+
+    /** Wraps an open session. */
+    public WebSocketPeer(Session session, String remoteHost) {
+        this.session = session;
+        this.id = Long.toString(IDS.incrementAndGet());
+        this.remoteHost = remoteHost;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String remoteHost() {
+        return remoteHost;
+    }
+
+    @Override
+    public CompletableFuture<Boolean> send(String text) {
+        CompletableFuture<Boolean> written = new CompletableFuture<>();
+        if (closed || !session.isOpen()) {
+            written.complete(false);
+            return written;
+        }
+        queue.add(new Outbound(text, written));
+        drain();
+        return written;
+    }
+
+    private void drain() {
+        while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
+            Outbound next = queue.poll();
+            if (next == null) {
+                writing.set(false);
+                continue;
+            }
+            writeStartedNanos = System.nanoTime();
+            try {
+                session.getAsyncRemote().sendText(next.text(), result -> {
+                    next.written().complete(result.isOK());
+                    writing.set(false);
+                    drain();
+                });
+                return;
+            } catch (RuntimeException e) {
+                next.written().complete(false);
+                writing.set(false);
+                if (!session.isOpen()) {
+                    failQueued();
+                    return;
+                }
+            }
+        }
+    }
+
+    private void failQueued() {
+        Outbound pending;
+        while ((pending = queue.poll()) != null) {
+            pending.written().complete(false);
+        }
+    }
+
+    /** Closes the socket with 1013 if the write in flight has not drained within the deadline. */
+    public void checkDrain(long nowNanos) {
+        if (writing.get() && nowNanos - writeStartedNanos > DRAIN_DEADLINE_NANOS && !closed) {
+            close(CloseCodes.TRY_AGAIN_LATER, CloseCodes.OUTBOUND_TIMEOUT);
+            failQueued();
+        }
+    }
+
+    /** Sends a WebSocket ping (keepalive, §2.1). */
+    public void ping() {
+        try {
+            session.getAsyncRemote().sendPing(ByteBuffer.allocate(0));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "ping failed", e);
+        }
+    }
+
+    @Override
+    public void close(int code, String reason) {
+        closed = true;
+        try {
+            if (session.isOpen()) {
+                session.close(new CloseReason(CloseReason.CloseCodes.getCloseCode(code), reason));
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "close failed", e);
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !closed && session.isOpen();
+    }
+
+    /** Marks the peer closed and fails queued writes (after the container reported the close). */
+    public void closedByTransport() {
+        closed = true;
+        failQueued();
+    }
+}

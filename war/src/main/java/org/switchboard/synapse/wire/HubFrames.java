@@ -1,0 +1,63 @@
+package org.switchboard.synapse.wire;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.function.DoubleSupplier;
+
+/** Builds hub-originated frames: base fields (§3.1) stamped with the hub clock and {@code hub_id}. */
+public final class HubFrames {
+
+    private final String hubId;
+    private final DoubleSupplier clock;
+
+    /** Frames for the given hub id; {@code clock} returns epoch seconds. */
+    public HubFrames(String hubId, DoubleSupplier clock) {
+        this.hubId = hubId;
+        this.clock = clock;
+    }
+
+    /** Wall clock in epoch seconds (fractional). */
+    public static double wallClock() {
+        return System.currentTimeMillis() / 1000.0;
+    }
+
+    public String hubId() {
+        return hubId;
+    }
+
+    public double now() {
+        return clock.getAsDouble();
+    }
+
+    /** A hub frame skeleton; callers add verb-specific fields. */
+    public JsonObjectBuilder hub(String type, String target, String payload) {
+        return Json.createObjectBuilder()
+                .add("sender", HubStrings.HUB_SENDER)
+                .add("target", target)
+                .add("type", type)
+                .add("payload", payload)
+                .add("timestamp", now())
+                .add("hub_id", hubId);
+    }
+
+    /** A private {@code error} frame. */
+    public JsonObjectBuilder error(String target, String payload) {
+        return hub("error", target, payload);
+    }
+
+    /** Encoded {@code error} frame. */
+    public String errorText(String target, String payload) {
+        return error(target, payload).build().toString();
+    }
+
+    /** Encoded {@code name_conflict} frame. */
+    public String nameConflict(String target, String payload) {
+        return hub("name_conflict", target, payload).build().toString();
+    }
+
+    /** Encodes a frame once; the String is shared by every recipient. */
+    public static String encode(JsonObject frame) {
+        return frame.toString();
+    }
+}

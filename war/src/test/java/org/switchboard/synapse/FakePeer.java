@@ -1,0 +1,104 @@
+package org.switchboard.synapse;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.switchboard.synapse.session.Peer;
+
+/** A recording {@link Peer}: frames written, close code and reason; writes can be made to fail. */
+public final class FakePeer implements Peer {
+
+    private static final AtomicInteger IDS = new AtomicInteger();
+    private final String id = "p" + IDS.incrementAndGet();
+    private final String host;
+    private final List<JsonObject> frames = new ArrayList<>();
+    private boolean open = true;
+    private boolean failWrites;
+    private int closeCode;
+    private String closeReason;
+
+    public FakePeer(String host) {
+        this.host = host;
+    }
+
+    public FakePeer() {
+        this("127.0.0.1");
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String remoteHost() {
+        return host;
+    }
+
+    @Override
+    public synchronized CompletableFuture<Boolean> send(String text) {
+        if (!open || failWrites) {
+            return CompletableFuture.completedFuture(false);
+        }
+        frames.add(Json.createReader(new StringReader(text)).readObject());
+        return CompletableFuture.completedFuture(true);
+    }
+
+    @Override
+    public synchronized void close(int code, String reason) {
+        if (open) {
+            open = false;
+            closeCode = code;
+            closeReason = reason;
+        }
+    }
+
+    @Override
+    public synchronized boolean isOpen() {
+        return open;
+    }
+
+    public synchronized void failWrites(boolean fail) {
+        failWrites = fail;
+    }
+
+    public synchronized List<JsonObject> frames() {
+        return List.copyOf(frames);
+    }
+
+    /** Frames of one type, in order. */
+    public synchronized List<JsonObject> ofType(String type) {
+        return frames.stream().filter(f -> type.equals(f.getString("type", ""))).toList();
+    }
+
+    /** The last frame matching, or an AssertionError. */
+    public synchronized JsonObject last(Predicate<JsonObject> match) {
+        for (int i = frames.size() - 1; i >= 0; i--) {
+            if (match.test(frames.get(i))) {
+                return frames.get(i);
+            }
+        }
+        throw new AssertionError("no matching frame in " + frames);
+    }
+
+    public synchronized JsonObject lastOfType(String type) {
+        return last(f -> type.equals(f.getString("type", "")));
+    }
+
+    public synchronized void clear() {
+        frames.clear();
+    }
+
+    public synchronized int closeCode() {
+        return closeCode;
+    }
+
+    public synchronized String closeReason() {
+        return closeReason;
+    }
+}

@@ -1,0 +1,91 @@
+package org.switchboard.synapse.chat;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import org.junit.jupiter.api.Test;
+
+class ChatRulesTest {
+
+    @Test
+    void clientMsgIdNormalisation() {
+        assertEquals("abc", DuplicateSuppressor.normaliseId("  abc "));
+        assertNull(DuplicateSuppressor.normaliseId("   "));
+        assertNull(DuplicateSuppressor.normaliseId("a\u007fb"));
+        assertNull(DuplicateSuppressor.normaliseId("é".repeat(129)), "258 UTF-8 bytes");
+        assertEquals(128, DuplicateSuppressor.normaliseId("é".repeat(128)).length());
+    }
+
+    @Test
+    void contentDigestIgnoresTransportFields() {
+        var a = Json.createObjectBuilder().add("sender", "s").add("payload", "p").add("timestamp", 1).add("msg_id", 1)
+                .add("seq", 4).add("hub_id", "h").add("receipt_requested", true).build();
+        var b = Json.createObjectBuilder().add("payload", "p").add("sender", "s").add("timestamp", 2).add("msg_id", 9).build();
+        var c = Json.createObjectBuilder().add("payload", "q").add("sender", "s").build();
+        assertEquals(DuplicateSuppressor.contentDigest(a), DuplicateSuppressor.contentDigest(b));
+        assertFalse(DuplicateSuppressor.contentDigest(a).equals(DuplicateSuppressor.contentDigest(c)));
+    }
+
+    @Test
+    void duplicateMemoryExpiresAndIsBounded() {
+        DuplicateSuppressor memory = new DuplicateSuppressor();
+        memory.remember("s", "id", new DuplicateSuppressor.Remembered("d", 1, 2L, null, 0));
+        assertTrue(memory.check("s", "id", "d", 10).duplicate());
+        assertTrue(memory.check("s", "id", "x", 10).conflict());
+        assertFalse(memory.check("other", "id", "d", 10).duplicate(), "pairs are per sender");
+        assertFalse(memory.check("s", "id", "d", DuplicateSuppressor.WINDOW + 1).duplicate(), "24 h window");
+        for (int i = 0; i < DuplicateSuppressor.CAPACITY + 10; i++) {
+            memory.remember("s", "k" + i, new DuplicateSuppressor.Remembered("d", i, null, null, 1));
+        }
+        assertEquals(DuplicateSuppressor.CAPACITY, memory.size());
+        assertFalse(memory.check("s", "id", "d", 10).duplicate(), "oldest evicted");
+    }
+
+    @Test
+    void deadLetterLedgerCountsSortsAndBounds() {
+        DeadLetterLedger ledger = new DeadLetterLedger();
+        ledger.record("p/b", "p/a", 1);
+        ledger.record("p/b", "p/c", 2);
+        ledger.record("p/a", "p/c", 3);
+        var snapshot = ledger.snapshot(4);
+        assertEquals("p/b", snapshot.get(0).target());
+        assertEquals(2, snapshot.get(0).count());
+        assertEquals("p/c", snapshot.get(0).lastSender());
+        for (int i = 0; i < 250; i++) {
+            ledger.record("t" + i, "s", 10 + i);
+        }
+        assertEquals(DeadLetterLedger.CAPACITY, ledger.targets());
+        assertEquals(1, ledger.record("old", "s", 10 + DeadLetterLedger.MAX_AGE * 2));
+    }
+
+    @Test
+    void ingressQuotaReasons() {
+        IngressQuotas quotas = new IngressQuotas(10, 100, 60, 1);
+        assertEquals("oversized", quotas.charge("a", 101, 0));
+        assertNull(quotas.charge("a", 60, 0));
+        assertEquals("bytes", quotas.charge("a", 60, 1));
+        assertEquals("principal-capacity", quotas.charge("b", 1, 2), "no idle bucket to evict");
+        assertNull(quotas.charge("b", 1, 100), "a's window expired, so its bucket is evicted");
+    }
+
+    @Test
+    void pendingReceiptsEvictTheOldestPastTheBound() {
+        PendingReceipts pending = new PendingReceipts(2);
+        assertNull(pending.add(new PendingReceipts.Pending(5, "s", "t", 1, null)));
+        assertNull(pending.add(new PendingReceipts.Pending(7, "s", "t", 2, null)));
+        PendingReceipts.Pending evicted = pending.add(new PendingReceipts.Pending(9, "s", "t", 3, null));
+        assertEquals(5, evicted.seq());
+        assertEquals(2, pending.size());
+    }
+
+    @Test
+    void receiptPayloadsAndLabels() {
+        var verdict = new ReceiptService.Verdict(true, java.util.List.of("p/a", "p/b"), java.util.List.of("p/a", "p/b"),
+                java.util.List.of(), "", false, java.util.Map.of("p/a", "passive", "p/b", "unknown"));
+        assertEquals("delivered to p/a (passive receiver), p/b", ReceiptService.payload("p/a,p/b", verdict));
+        assertEquals("pane bridge", ReceiptService.label("pane_bridge"));
+    }
+}
