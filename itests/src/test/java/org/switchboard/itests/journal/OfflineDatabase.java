@@ -20,7 +20,7 @@ import java.util.zip.ZipFile;
  * driver Payara Micro ships (taken out of the Micro jar), so no database dependency is added to
  * the tests and the file format always matches the server's.
  */
-final class OfflineDatabase {
+public final class OfflineDatabase {
 
     private static Driver driver;
 
@@ -28,11 +28,15 @@ final class OfflineDatabase {
     }
 
     /** A connection to the H2 file of a hub whose process is not running. */
-    static Connection open(Path dataDir) throws SQLException {
+    public static Connection open(Path dataDir) throws SQLException {
+        return openUrl("jdbc:h2:file:" + dataDir.resolve("db/switchboard").toAbsolutePath());
+    }
+
+    /** A connection to any H2 URL with the hub's default credentials (used by the journal micro benchmark). */
+    public static Connection openUrl(String url) throws SQLException {
         Properties credentials = new Properties();
         credentials.setProperty("user", "sa");
         credentials.setProperty("password", "switchboard");
-        String url = "jdbc:h2:file:" + dataDir.resolve("db/switchboard").toAbsolutePath();
         return driver().connect(url, credentials);
     }
 
