@@ -126,7 +126,7 @@ public class JournalStore {
      * Up to {@code limit} event rows with seq above {@code afterSeq}, ascending; empty kinds = every
      * kind. Plain JDBC: replay streams the whole log through here page by page.
      */
-    public List<StoredEvent> page(long afterSeq, int limit, Set<String> kinds) throws SQLException {
+    public List<JournalReader.StoredEvent> page(long afterSeq, int limit, Set<String> kinds) throws SQLException {
         StringBuilder sql = new StringBuilder("SELECT seq, kind, payload, appended_at FROM journal_event WHERE seq > ?");
         List<String> kindList = kinds == null ? List.of() : List.copyOf(kinds);
         if (!kindList.isEmpty()) {
@@ -146,28 +146,24 @@ public class JournalStore {
     }
 
     /** The event row at {@code seq}, or null. */
-    public StoredEvent find(long seq) throws SQLException {
+    public JournalReader.StoredEvent find(long seq) throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement query = connection.prepareStatement(
                      "SELECT seq, kind, payload, appended_at FROM journal_event WHERE seq = ?")) {
             query.setLong(1, seq);
-            List<StoredEvent> rows = rows(query);
+            List<JournalReader.StoredEvent> rows = rows(query);
             return rows.isEmpty() ? null : rows.get(0);
         }
     }
 
-    private static List<StoredEvent> rows(PreparedStatement query) throws SQLException {
-        List<StoredEvent> rows = new ArrayList<>();
+    private static List<JournalReader.StoredEvent> rows(PreparedStatement query) throws SQLException {
+        List<JournalReader.StoredEvent> rows = new ArrayList<>();
         try (ResultSet result = query.executeQuery()) {
             while (result.next()) {
-                rows.add(new StoredEvent(result.getLong(1), result.getString(2), result.getString(3), result.getDouble(4)));
+                rows.add(new JournalReader.StoredEvent(result.getLong(1), result.getString(2), result.getString(3), result.getDouble(4)));
             }
         }
         return rows;
-    }
-
-    /** An event row as stored, payload not yet decoded. */
-    public record StoredEvent(long seq, String kind, String payload, double appendedAt) {
     }
 
     /** Records quarantine markers (seq to reason), replacing earlier markers for the same seqs. */
