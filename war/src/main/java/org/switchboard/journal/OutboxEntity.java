@@ -54,18 +54,6 @@ public class OutboxEntity {
     protected OutboxEntity() {
     }
 
-    /** A new row from a sequenced outbox entry. */
-    OutboxEntity(SequencedBatch.Outbox row) {
-        this.createdOrder = row.createdOrder();
-        this.notificationId = row.notificationId();
-        this.messageSeq = row.messageSeq();
-        this.phase = row.phase();
-        this.sender = row.sender();
-        this.frame = row.frameJson();
-        this.attempts = row.attempts();
-        this.deliveredAt = row.deliveredAt();
-    }
-
     /** The row as the journal API shows it. */
     OutboxRow toRow() {
         return new OutboxRow(notificationId, messageSeq, phase, sender, PayloadCodec.decode(frame), attempts,
