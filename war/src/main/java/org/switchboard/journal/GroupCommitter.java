@@ -279,21 +279,34 @@ public final class GroupCommitter implements AutoCloseable {
             List<String> kinds = new ArrayList<>(events.size());
             List<String> payloads = new ArrayList<>(events.size());
             for (JournalEvent.Draft draft : events) {
-                if (draft == null || draft.kind() == null || draft.kind().isBlank()) {
-                    throw new IllegalArgumentException("journal event kind must be a non-blank string");
+                if (draft == null) {
+                    throw new IllegalArgumentException("journal event must not be null");
                 }
-                kinds.add(draft.kind());
-                payloads.add(PayloadCodec.encode(draft.payload()));
+                kinds.add(bounded("event kind", draft.kind(), SequencedBatch.MAX_KIND_CHARS));
+                payloads.add(bounded("event payload", PayloadCodec.encode(draft.payload()), SequencedBatch.MAX_JSON_CHARS));
             }
             List<String> frames = new ArrayList<>(outbox.size());
             for (OutboxRow row : outbox) {
-                if (row == null || row.notificationId() == null || row.notificationId().isBlank()
-                        || row.sender() == null || row.phase() == null) {
-                    throw new IllegalArgumentException("outbox row needs a notification id, a phase and a sender");
+                if (row == null) {
+                    throw new IllegalArgumentException("outbox row must not be null");
                 }
-                frames.add(PayloadCodec.encode(row.frame()));
+                bounded("outbox notification id", row.notificationId(), SequencedBatch.MAX_NOTIFICATION_ID_CHARS);
+                bounded("outbox phase", row.phase(), SequencedBatch.MAX_KIND_CHARS);
+                bounded("outbox sender", row.sender(), SequencedBatch.MAX_SENDER_CHARS);
+                frames.add(bounded("outbox frame", PayloadCodec.encode(row.frame()), SequencedBatch.MAX_JSON_CHARS));
             }
             return new Pending(kinds, payloads, List.copyOf(outbox), frames);
+        }
+
+        /** Rejects here, on the caller's thread, what the table would reject inside a shared batch. */
+        private static String bounded(String what, String value, int maxChars) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException(what + " must be a non-blank string");
+            }
+            if (value.length() > maxChars) {
+                throw new IllegalArgumentException(what + " longer than " + maxChars + " characters");
+            }
+            return value;
         }
 
         int size() {

@@ -8,16 +8,14 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
 import java.security.SecureRandom;
+import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -50,22 +48,30 @@ public class JpaJournal implements Journal {
     @ConfigProperty(name = HUB_ID_KEY)
     Optional<String> configuredHubId;
 
-    private final Set<Long> corrupt = new ConcurrentSkipListSet<>();
+    private JournalReader reader;
     private GroupCommitter committer;
     private ExecutorService completions;
     private String hubId;
 
     @PostConstruct
     void start() {
+        try {
+            store.makeCommitsDurable();
+        } catch (SQLException e) {
+            // Not fatal: the launcher's H2 URL already carries WRITE_DELAY=0; say so loudly for other set-ups.
+            LOG.log(Level.WARNING, "journal: could not set H2 WRITE_DELAY 0; acknowledged events may be lost"
+                    + " on kill -9 unless the JDBC URL sets it", e);
+        }
         hubId = resolveHubId();
-        corrupt.addAll(store.quarantinedStillPresent());
+        reader = new JournalReader(this::page, this::recordQuarantine, PAGE);
+        reader.alreadyQuarantined(store.quarantinedStillPresent());
         long lastSeq = store.maxSeq();
         completions = Executors.newSingleThreadExecutor(threads);
         committer = new GroupCommitter(GroupCommitPolicy.DEFAULT, store::write, completions,
                 JpaJournal::now, lastSeq, store.maxOutboxOrder());
         committer.start(threads);
         LOG.info(() -> "journal open: hub_id " + hubId + ", last seq " + lastSeq
-                + (corrupt.isEmpty() ? "" : ", " + corrupt.size() + " quarantined rows"));
+                + (reader.corruptSeqs().isEmpty() ? "" : ", " + reader.corruptSeqs().size() + " quarantined rows"));
     }
 
     /** Opens the journal at deployment rather than on first use, so the hub id exists before any client. */
@@ -91,37 +97,18 @@ public class JpaJournal implements Journal {
 
     @Override
     public List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds) {
-        List<JournalEvent> result = new ArrayList<>(Math.min(Math.max(limit, 0), PAGE));
-        long after = afterSeq;
-        while (result.size() < limit) {
-            int wanted = Math.min(PAGE, limit - result.size());
-            List<JournalEventEntity> rows = store.page(after, wanted, kinds);
-            Map<Long, String> bad = new LinkedHashMap<>();
-            for (JournalEventEntity row : rows) {
-                JournalEvent event = decode(row, bad);
-                if (event != null) {
-                    result.add(event);
-                }
-                after = row.seq();
-            }
-            quarantine(bad);
-            if (rows.size() < wanted) {
-                break;
-            }
-        }
-        return result;
+        return reader.read(afterSeq, limit, kinds);
     }
 
     @Override
     public JournalEvent at(long seq) {
-        JournalEventEntity row = store.find(seq);
-        if (row == null) {
-            return null;
+        JournalReader.StoredEvent row;
+        try {
+            row = store.find(seq);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal read failed: " + e.getMessage(), e);
         }
-        Map<Long, String> bad = new LinkedHashMap<>();
-        JournalEvent event = decode(row, bad);
-        quarantine(bad);
-        return event;
+        return row == null ? null : reader.decode(row);
     }
 
     @Override
@@ -131,27 +118,12 @@ public class JpaJournal implements Journal {
 
     @Override
     public void replay(Consumer<JournalEvent> sink) {
-        long after = 0;
-        while (true) {
-            List<JournalEventEntity> rows = store.page(after, PAGE, Set.of());
-            Map<Long, String> bad = new LinkedHashMap<>();
-            for (JournalEventEntity row : rows) {
-                JournalEvent event = decode(row, bad);
-                if (event != null) {
-                    sink.accept(event);
-                }
-                after = row.seq();
-            }
-            quarantine(bad);
-            if (rows.size() < PAGE) {
-                return;
-            }
-        }
+        reader.replay(sink);
     }
 
     @Override
     public List<Long> corruptSeqs() {
-        return List.copyOf(corrupt);
+        return reader.corruptSeqs();
     }
 
     @Override
@@ -197,34 +169,20 @@ public class JpaJournal implements Journal {
         return generated;
     }
 
-    private JournalEvent decode(JournalEventEntity row, Map<Long, String> bad) {
+    private List<JournalReader.StoredEvent> page(long afterSeq, int limit, Set<String> kinds) {
         try {
-            JsonObject payload = PayloadCodec.decode(row.payload());
-            return new JournalEvent(row.seq(), row.kind(), payload, row.appendedAt());
-        } catch (PayloadCodec.CorruptPayloadException e) {
-            bad.put(row.seq(), e.getMessage());
-            return null;
+            return store.page(afterSeq, limit, kinds);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal read failed: " + e.getMessage(), e);
         }
     }
 
-    private void quarantine(Map<Long, String> bad) {
-        if (bad.isEmpty()) {
-            return;
-        }
-        Map<Long, String> fresh = new LinkedHashMap<>();
-        bad.forEach((seq, reason) -> {
-            if (corrupt.add(seq)) {
-                fresh.put(seq, reason);
-            }
-        });
-        if (fresh.isEmpty()) {
-            return;
-        }
-        LOG.warning(() -> "journal: quarantined undecodable rows " + fresh.keySet());
+    private void recordQuarantine(Map<Long, String> reasons) {
+        LOG.warning(() -> "journal: quarantined undecodable rows " + reasons.keySet());
         try {
-            store.quarantine(fresh, now());
+            store.quarantine(reasons, now());
         } catch (RuntimeException e) {
-            // The in-memory quarantine already degrades the hub; the marker is retried on next replay.
+            // The in-memory quarantine already degrades the hub; the marker is written again on the next start.
             LOG.log(Level.WARNING, "journal: could not record quarantine markers", e);
         }
     }

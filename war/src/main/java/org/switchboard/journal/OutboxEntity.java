@@ -26,7 +26,7 @@ public class OutboxEntity {
     static final String MAX_ORDER = "Outbox.maxOrder";
 
     @Id
-    @Column(name = "notification_id", length = 200)
+    @Column(name = "notification_id", length = SequencedBatch.MAX_NOTIFICATION_ID_CHARS)
     private String notificationId;
 
     @Column(name = "created_order", nullable = false, unique = true)
@@ -35,13 +35,13 @@ public class OutboxEntity {
     @Column(name = "message_seq", nullable = false)
     private long messageSeq;
 
-    @Column(name = "phase", nullable = false, length = 64)
+    @Column(name = "phase", nullable = false, length = SequencedBatch.MAX_KIND_CHARS)
     private String phase;
 
-    @Column(name = "sender", nullable = false, length = 512)
+    @Column(name = "sender", nullable = false, length = SequencedBatch.MAX_SENDER_CHARS)
     private String sender;
 
-    @Column(name = "frame_json", nullable = false, length = JournalEventEntity.MAX_PAYLOAD_CHARS)
+    @Column(name = "frame_json", nullable = false, length = SequencedBatch.MAX_JSON_CHARS)
     private String frame;
 
     @Column(name = "attempts", nullable = false)
@@ -52,18 +52,6 @@ public class OutboxEntity {
 
     /** For JPA. */
     protected OutboxEntity() {
-    }
-
-    /** A new row from a sequenced outbox entry. */
-    OutboxEntity(SequencedBatch.Outbox row) {
-        this.createdOrder = row.createdOrder();
-        this.notificationId = row.notificationId();
-        this.messageSeq = row.messageSeq();
-        this.phase = row.phase();
-        this.sender = row.sender();
-        this.frame = row.frameJson();
-        this.attempts = row.attempts();
-        this.deliveredAt = row.deliveredAt();
     }
 
     /** The row as the journal API shows it. */

@@ -8,6 +8,15 @@ import java.util.List;
  */
 public record SequencedBatch(List<Event> events, List<Outbox> outbox) {
 
+    /** Longest event kind or outbox phase the tables hold. */
+    public static final int MAX_KIND_CHARS = 64;
+    /** Longest outbox notification id the table holds. */
+    public static final int MAX_NOTIFICATION_ID_CHARS = 200;
+    /** Longest outbox sender name the table holds. */
+    public static final int MAX_SENDER_CHARS = 512;
+    /** Longest payload or frame text the tables hold (well above the 1 MiB frame limit). */
+    public static final int MAX_JSON_CHARS = 4 * 1024 * 1024;
+
     /** An event row ready to insert: payload already encoded as JSON text. */
     public record Event(long seq, String kind, String payloadJson, double appendedAt) {
     }

@@ -1,0 +1,265 @@
+package org.switchboard.itests.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HubServer;
+
+/**
+ * Load generator for SYNAPSE directed chat with the journal on: K sender/receiver pairs on the JDK
+ * WebSocket client, each sender keeping at most {@code window} chats in flight to its receiver.
+ * Reports delivered messages per second and send-to-receive latency percentiles. Not part of the
+ * default run (the name does not end in IT); see src/site/markdown/benchmarks.md.
+ *
+ * <p>Properties: {@code bench.pairs} (8), {@code bench.messages} measured chats in total (200000),
+ * {@code bench.warmup} chats in total before measuring (40000), {@code bench.window} (128 per
+ * pair), {@code bench.receipts} (false: ask for delivery receipts too), {@code bench.private-directed}
+ * (true: start the hub with {@code HUB_PRIVATE_DIRECTED_MESSAGES}, so a directed chat goes to its
+ * recipient and sender only instead of every socket), {@code bench.uri} (drive an already running
+ * hub instead of starting one, e.g. {@code ws://127.0.0.1:8876/}).
+ */
+class SynapseChatBench {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final String MARK = "\"payload\":\"b:";
+
+    @Test
+    void directedChatThroughputAndLatency() throws Exception {
+        int pairs = Integer.getInteger("bench.pairs", 8);
+        int messages = Integer.getInteger("bench.messages", 200_000);
+        int warmup = Integer.getInteger("bench.warmup", 40_000);
+        int window = Integer.getInteger("bench.window", 128);
+        boolean receipts = Boolean.getBoolean("bench.receipts");
+        String external = System.getProperty("bench.uri", "");
+
+        boolean privateDirected = Boolean.parseBoolean(System.getProperty("bench.private-directed", "true"));
+        HubServer hub = external.isBlank()
+                ? HubServer.start(HubServer.env("HUB_PRIVATE_DIRECTED_MESSAGES", Boolean.toString(privateDirected)))
+                : null;
+        URI uri = hub == null ? URI.create(external) : hub.webSocketUri();
+        try {
+            if (hub != null) {
+                awaitApplication(hub);
+            }
+            List<Pair> all = new ArrayList<>();
+            for (int p = 0; p < pairs; p++) {
+                all.add(new Pair(uri, "bench/s" + p, "bench/r" + p, window, receipts));
+            }
+            run(all, warmup / pairs, null);
+            long[] latencies = new long[(messages / pairs) * pairs];
+            long elapsed = run(all, messages / pairs, latencies);
+            int received = (messages / pairs) * pairs;
+            System.out.printf("SYNAPSE directed chat: %d pairs, window %d, receipts %s, private directed %s:"
+                            + " %d messages in %.2f s = %.0f messages/s; send->receive %s%n",
+                    pairs, window, receipts, hub == null ? "(external hub)" : privateDirected, received,
+                    elapsed / 1e9, received / (elapsed / 1e9), new Percentiles(latencies, received).summary());
+            for (Pair pair : all) {
+                pair.close();
+            }
+        } finally {
+            if (hub != null) {
+                hub.stop();
+            }
+        }
+    }
+
+    /** Every pair sends {@code perPair} chats; returns the elapsed nanoseconds until the last is received. */
+    private static long run(List<Pair> pairs, int perPair, long[] latencies) throws Exception {
+        AtomicInteger slot = new AtomicInteger();
+        CountDownLatch finished = new CountDownLatch(pairs.size());
+        for (Pair pair : pairs) {
+            pair.arm(perPair, latencies, slot, finished);
+        }
+        long started = System.nanoTime();
+        List<Thread> senders = new ArrayList<>();
+        for (Pair pair : pairs) {
+            Thread sender = new Thread(() -> pair.sendAll(perPair), pair.senderName);
+            sender.start();
+            senders.add(sender);
+        }
+        if (!finished.await(Long.getLong("bench.timeout-seconds", 300), TimeUnit.SECONDS)) {
+            StringBuilder state = new StringBuilder("receivers did not get every chat in time:");
+            for (Pair pair : pairs) {
+                state.append(' ').append(pair.receiverName).append(' ').append(pair.got.get()).append('/').append(perPair)
+                        .append(" errors ").append(pair.errors.get()).append(pair.lastOther == null ? "" : " last other frame " + pair.lastOther);
+            }
+            throw new AssertionError(state.toString());
+        }
+        long elapsed = System.nanoTime() - started;
+        for (Thread sender : senders) {
+            sender.join();
+        }
+        for (Pair pair : pairs) {
+            assertEquals(0, pair.errors.get(), "hub sent error frames to " + pair.senderName);
+        }
+        return elapsed;
+    }
+
+    /** Waits out the 503s between Payara's readiness and the end of the application's start-up. */
+    private static void awaitApplication(HubServer hub) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            int status = http.send(HttpRequest.newBuilder(hub.http("/health")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status == 200) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("hub application not started");
+    }
+
+    /** One sender socket and one receiver socket, both registered. */
+    private static final class Pair {
+        final String senderName;
+        final String receiverName;
+        final String targetField;
+        final boolean receipts;
+        final Semaphore inFlight;
+        final int window;
+        final AtomicInteger errors = new AtomicInteger();
+        final Socket sender;
+        final Socket receiver;
+        volatile int expected;
+        final AtomicInteger got = new AtomicInteger();
+        volatile long[] latencies;
+        volatile AtomicInteger slot;
+        volatile CountDownLatch finished;
+        volatile String lastOther;
+
+        Pair(URI uri, String senderName, String receiverName, int window, boolean receipts) {
+            this.senderName = senderName;
+            this.receiverName = receiverName;
+            this.window = window;
+            this.receipts = receipts;
+            this.inFlight = new Semaphore(window);
+            this.targetField = "\"target\":\"" + receiverName + "\"";
+            this.receiver = new Socket(uri, receiverName, this::received);
+            this.sender = new Socket(uri, senderName, text -> {
+                if (text.contains("\"type\":\"error\"")) {
+                    errors.incrementAndGet();
+                }
+                if (!text.contains("presence_update")) {
+                    lastOther = text;
+                }
+            });
+        }
+
+        void arm(int count, long[] samples, AtomicInteger samplesSlot, CountDownLatch done) {
+            got.set(0);
+            expected = count;
+            latencies = samples;
+            slot = samplesSlot;
+            finished = done;
+        }
+
+        void sendAll(int count) {
+            String prefix = "{\"type\":\"chat\",\"sender\":\"" + senderName + "\",\"target\":\"" + receiverName + "\","
+                    + (receipts ? "\"receipt_requested\":true," : "") + "\"timestamp\":0,\"payload\":\"b:";
+            for (int i = 0; i < count; i++) {
+                inFlight.acquireUninterruptibly();
+                sender.send(prefix + System.nanoTime() + "\"}");
+            }
+        }
+
+        void received(String text) {
+            int at = text.indexOf(MARK);
+            // In the default (compatibility) fan-out every socket sees every chat: count only ours.
+            if (at < 0 || !text.contains("\"type\":\"chat\"") || !text.contains(targetField)) {
+                if (!text.contains("presence_update")) {
+                    lastOther = text;
+                }
+                return;
+            }
+            int from = at + MARK.length();
+            int to = text.indexOf('"', from);
+            long latency = System.nanoTime() - Long.parseLong(text.substring(from, to));
+            inFlight.release();
+            long[] samples = latencies;
+            if (samples != null) {
+                samples[slot.getAndIncrement()] = latency;
+            }
+            if (got.incrementAndGet() == expected) {
+                finished.countDown();
+            }
+        }
+
+        void close() {
+            sender.close();
+            receiver.close();
+        }
+    }
+
+    /** A registered SYNAPSE socket on the JDK client that hands every text frame to a callback. */
+    private static final class Socket implements WebSocket.Listener {
+        private static final HttpClient HTTP = HttpClient.newHttpClient();
+        private final java.util.function.Consumer<String> frames;
+        private final StringBuilder partial = new StringBuilder();
+        private final CompletableFuture<Void> registered = new CompletableFuture<>();
+        private final String name;
+        private final AtomicLong sendFailures = new AtomicLong();
+        private final WebSocket socket;
+
+        Socket(URI uri, String name, java.util.function.Consumer<String> frames) {
+            this.name = name;
+            this.frames = frames;
+            this.socket = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(uri, this).join();
+            send("{\"type\":\"heartbeat\",\"sender\":\"" + name + "\",\"target\":\"System\",\"payload\":\"online\",\"timestamp\":0}");
+            registered.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+        }
+
+        /** Sends one text frame; the JDK client allows one outstanding send, so wait for it. */
+        void send(String text) {
+            try {
+                socket.sendText(text, true).join();
+            } catch (RuntimeException e) {
+                sendFailures.incrementAndGet();
+                throw e;
+            }
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                String text = partial.toString();
+                partial.setLength(0);
+                if (!registered.isDone()) {
+                    if (text.contains("\"presence_update\"") && text.contains("\"" + name + "\"")) {
+                        registered.complete(null);
+                    }
+                } else {
+                    frames.accept(text);
+                }
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            registered.completeExceptionally(error);
+        }
+
+        void close() {
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done").orTimeout(5, TimeUnit.SECONDS)
+                    .exceptionally(e -> null).join();
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package org.switchboard.itests.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SynapseClient;
+
+/**
+ * The journal seen from outside: directed chats whose receipts came back (the hub's
+ * acknowledgement, sent only after the journal commit) all survive {@code kill -9} and come back
+ * through mailbox replay with the same seq and content; the hub id and the seq counter carry over;
+ * a row damaged on disk is quarantined and turns the hub degraded (§16.5). One hub serves the
+ * ordered steps.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class JournalCrashIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final int CHATS = 400;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static HubServer hub;
+    private static long damagedSeq;
+
+    @BeforeAll
+    static void start() {
+        hub = HubServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hub != null) {
+            hub.stop();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void acknowledgedChatsSurviveKillNineAndReplayThroughTheMailbox() throws Exception {
+        String hubIdBefore = welcomeHubId();
+        assertTrue(hubIdBefore.matches("syn-[0-9a-f]{8}"), "generated hub id: " + hubIdBefore);
+        assertEquals(hubIdBefore, health().getString("hub_id"));
+
+        // seq -> payload of every chat whose receipt (the acknowledgement) reached the sender
+        Map<Long, String> acknowledged = new TreeMap<>();
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "crash/alice")) {
+            for (int i = 0; i < CHATS; i++) {
+                alice.send(SynapseClient.frame("chat", "crash/bob", "crash-test #" + i)
+                        .add("receipt_requested", true).add("client_msg_id", "crash-" + i));
+            }
+            Map<String, Long> seqByClientId = new HashMap<>();
+            while (acknowledged.size() < CHATS / 2) {
+                JsonObject frame = alice.next(WAIT);
+                if ("delivery_receipt".equals(frame.getString("type", "")) && frame.containsKey("message_seq")) {
+                    long seq = frame.getJsonNumber("message_seq").longValue();
+                    String clientId = frame.getString("client_msg_id", null);
+                    acknowledged.put(seq, clientId == null ? null : "crash-test #" + clientId.substring("crash-".length()));
+                    if (clientId != null) {
+                        seqByClientId.put(clientId, seq);
+                    }
+                }
+            }
+            // Crash while the rest of the chats are still being accepted and journalled.
+            hub.kill9();
+        }
+        assertTrue(acknowledged.size() >= CHATS / 2);
+
+        hub.restart();
+
+        assertEquals(hubIdBefore, health().getString("hub_id"), "generated hub id is kept across restart");
+        assertEquals(hubIdBefore, welcomeHubId());
+        assertEquals("ok", health().getString("status"), "no corrupt rows after a crash");
+
+        Map<Long, String> replayed = new TreeMap<>();
+        try (SynapseClient bob = SynapseClient.connect(hub.webSocketUri(), "crash/bob")) {
+            bob.expectType("welcome");
+            bob.send(SynapseClient.frame("heartbeat", "System", "online").add("mailbox", true).add("since_seq", 0));
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (!replayed.keySet().containsAll(acknowledged.keySet()) && System.nanoTime() < deadline) {
+                JsonObject frame;
+                try {
+                    frame = bob.next(Duration.ofSeconds(5));
+                } catch (AssertionError quiet) {
+                    break;
+                }
+                if ("chat".equals(frame.getString("type", "")) && frame.getBoolean("replayed", false)) {
+                    assertEquals("crash/alice", frame.getString("sender"));
+                    replayed.put(frame.getJsonNumber("seq").longValue(), frame.getString("payload"));
+                }
+            }
+        }
+        for (Map.Entry<Long, String> ack : acknowledged.entrySet()) {
+            assertTrue(replayed.containsKey(ack.getKey()), "acknowledged seq " + ack.getKey() + " lost in the crash");
+            if (ack.getValue() != null) {
+                assertEquals(ack.getValue(), replayed.get(ack.getKey()), "content of seq " + ack.getKey());
+            }
+        }
+        long highestBefore = replayed.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
+        System.out.printf("journal crash: %d of %d chats acknowledged before kill -9, %d replayed after restart%n",
+                acknowledged.size(), CHATS, replayed.size());
+        damagedSeq = acknowledged.keySet().iterator().next();
+
+        // After restart the counter resumes above everything stored: seqs are never reused.
+        try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "crash/alice")) {
+            alice.send(SynapseClient.frame("chat", "crash/bob", "after the crash").add("receipt_requested", true));
+            JsonObject receipt = alice.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT);
+            long seqAfter = receipt.getJsonNumber("message_seq").longValue();
+            assertTrue(seqAfter > highestBefore, seqAfter + " must exceed " + highestBefore);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aRowDamagedOnDiskIsQuarantinedAndDegradesTheHub() throws Exception {
+        assertTrue(damagedSeq > 0, "needs the chats of the crash step");
+        hub.stop();
+        try (Connection db = OfflineDatabase.open(hub.dataDir());
+             PreparedStatement damage = db.prepareStatement("UPDATE journal_event SET payload = ? WHERE seq = ?")) {
+            damage.setString(1, "{\"type\":\"chat\",\"payload\":\"torn wri");
+            damage.setLong(2, damagedSeq);
+            assertEquals(1, damage.executeUpdate());
+        }
+        hub.restart();
+
+        JsonObject health = health();
+        assertEquals("degraded", health.getString("status"));
+        assertEquals(1, health.getInt("journal_corrupt_rows"));
+        try (SynapseClient bob = SynapseClient.connect(hub.webSocketUri(), "crash/bob")) {
+            bob.expectType("welcome");
+            bob.send(SynapseClient.frame("heartbeat", "System", "online").add("mailbox", true)
+                    .add("since_seq", damagedSeq - 1));
+            JsonObject first = bob.expect(f -> "chat".equals(f.getString("type", "")) && f.getBoolean("replayed", false), WAIT);
+            assertTrue(first.getJsonNumber("seq").longValue() > damagedSeq, "the damaged row is skipped, the rest replays");
+        }
+        hub.stop();
+        try (Connection db = OfflineDatabase.open(hub.dataDir());
+             PreparedStatement markers = db.prepareStatement("SELECT seq, reason FROM journal_quarantine");
+             ResultSet rows = markers.executeQuery()) {
+            assertTrue(rows.next(), "a corrupt_event marker was recorded");
+            assertEquals(damagedSeq, rows.getLong(1));
+            assertTrue(rows.getString(2).contains("not valid JSON"), rows.getString(2));
+            assertTrue(!rows.next(), "exactly one marker");
+        }
+    }
+
+    private static String welcomeHubId() {
+        try (SynapseClient probe = SynapseClient.connect(hub.webSocketUri(), "crash/probe")) {
+            return probe.expectType("welcome").getString("hub_id");
+        }
+    }
+
+    /**
+     * SYNAPSE's /health; waits out the 503s Payara answers between "ready" and the end of the
+     * application's start-up (journal open and replay), which HubServer's readiness probe does not see.
+     */
+    private static JsonObject health() throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(hub.http("/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() == 503 && System.nanoTime() < deadline) {
+                Thread.sleep(250);
+                continue;
+            }
+            assertEquals(200, response.statusCode(), response.body());
+            return Json.createReader(new StringReader(response.body())).readObject();
+        }
+    }
+}

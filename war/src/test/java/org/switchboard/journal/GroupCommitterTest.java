@@ -1,0 +1,293 @@
+package org.switchboard.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class GroupCommitterTest {
+
+    /** A sink that "stores" committed batches in memory, can hold commits back, and can refuse some. */
+    private static final class MemorySink implements GroupCommitter.Sink {
+        final List<SequencedBatch> committed = new CopyOnWriteArrayList<>();
+        final List<SequencedBatch> refused = new CopyOnWriteArrayList<>();
+        volatile CountDownLatch gate = new CountDownLatch(0);
+        final CountDownLatch entered = new CountDownLatch(1);
+        volatile long commitMillis;
+
+        @Override
+        public void commit(SequencedBatch batch) throws Exception {
+            entered.countDown();
+            gate.await();
+            if (commitMillis > 0) {
+                Thread.sleep(commitMillis);
+            }
+            if (batch.events().stream().anyMatch(e -> e.kind().equals("poison"))) {
+                refused.add(batch);
+                throw new java.sql.SQLException("constraint violated");
+            }
+            committed.add(batch);
+        }
+
+        List<Long> committedSeqs() {
+            List<Long> seqs = new ArrayList<>();
+            committed.forEach(b -> b.events().forEach(e -> seqs.add(e.seq())));
+            return seqs;
+        }
+    }
+
+    private final MemorySink sink = new MemorySink();
+    private final ExecutorService completions = Executors.newSingleThreadExecutor();
+    private GroupCommitter committer;
+
+    private GroupCommitter start(GroupCommitPolicy policy, long lastSeq) {
+        committer = new GroupCommitter(policy, sink, completions, () -> 1767226100.5, lastSeq, 0);
+        committer.start(Thread::new);
+        return committer;
+    }
+
+    @AfterEach
+    void tearDown() {
+        sink.gate.countDown();
+        if (committer != null) {
+            committer.close();
+        }
+        completions.shutdownNow();
+    }
+
+    private static JsonObject payload(int i) {
+        return Json.createObjectBuilder().add("msg_id", i).add("payload", "hello " + i).build();
+    }
+
+    private static List<JournalEvent.Draft> one(String kind, int i) {
+        return List.of(new JournalEvent.Draft(kind, payload(i)));
+    }
+
+    @Test
+    void firstAppendAfterRestartContinuesFromTheStoredMaximum() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 41);
+
+        long[] seqs = committer.submit(one("chat", 1), List.of()).get(5, TimeUnit.SECONDS);
+
+        assertArrayEquals(new long[] {42}, seqs);
+        assertEquals(42, committer.committedSeq());
+        SequencedBatch.Event stored = sink.committed.get(0).events().get(0);
+        assertEquals("chat", stored.kind());
+        assertEquals(payload(1).toString(), stored.payloadJson());
+        assertEquals(1767226100.5, stored.appendedAt());
+    }
+
+    @Test
+    void eventsOfOneAppendGetConsecutiveSeqsInListOrderInOneTransaction() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        List<JournalEvent.Draft> drafts = List.of(new JournalEvent.Draft("chat", payload(1)),
+                new JournalEvent.Draft("delivery_receipt_requested", payload(2)),
+                new JournalEvent.Draft("delivery_receipt_immediate", payload(3)));
+
+        long[] seqs = committer.submit(drafts, List.of()).get(5, TimeUnit.SECONDS);
+
+        assertArrayEquals(new long[] {1, 2, 3}, seqs);
+        assertEquals(1, sink.committed.size());
+        assertEquals(List.of("chat", "delivery_receipt_requested", "delivery_receipt_immediate"),
+                sink.committed.get(0).events().stream().map(SequencedBatch.Event::kind).toList());
+    }
+
+    @Test
+    void concurrentAppendsShareTransactionsAndGetUniqueGaplessSeqs() throws Exception {
+        sink.commitMillis = 2;
+        start(new GroupCommitPolicy(64, 100_000, 1_000_000), 100);
+        int threads = 8;
+        int perThread = 500;
+        ExecutorService appenders = Executors.newFixedThreadPool(threads);
+        List<Future<List<Long>>> results = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            results.add(appenders.submit(() -> {
+                List<CompletableFuture<long[]>> futures = new ArrayList<>();
+                for (int i = 0; i < perThread; i++) {
+                    futures.add(committer.submit(one("chat", i), List.of()));
+                }
+                List<Long> mine = new ArrayList<>();
+                for (CompletableFuture<long[]> future : futures) {
+                    mine.add(future.get(30, TimeUnit.SECONDS)[0]);
+                }
+                return mine;
+            }));
+        }
+        Set<Long> all = new HashSet<>();
+        for (Future<List<Long>> result : results) {
+            List<Long> mine = result.get(60, TimeUnit.SECONDS);
+            List<Long> sorted = new ArrayList<>(mine);
+            Collections.sort(sorted);
+            assertEquals(sorted, mine, "one thread's appends are sequenced in the order it made them");
+            all.addAll(mine);
+        }
+        appenders.shutdown();
+
+        int total = threads * perThread;
+        assertEquals(total, all.size(), "no seq handed out twice");
+        assertEquals(101L, Collections.min(all));
+        assertEquals(100L + total, Collections.max(all));
+        assertEquals(100L + total, committer.committedSeq());
+        assertTrue(sink.committed.size() < total / 4, "appends were grouped: " + sink.committed.size() + " commits");
+        assertTrue(sink.committed.stream().allMatch(b -> b.size() <= 64), "no batch above the policy bound");
+        List<Long> committedOrder = sink.committedSeqs();
+        List<Long> sortedCommitted = new ArrayList<>(committedOrder);
+        Collections.sort(sortedCommitted);
+        assertEquals(sortedCommitted, committedOrder, "batches commit in seq order");
+    }
+
+    @Test
+    void aFailingAppendFailsAloneAndItsSeqsAreNeverReused() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        sink.gate = new CountDownLatch(1);
+        CompletableFuture<long[]> blocker = committer.submit(one("chat", 0), List.of());
+        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        // These queue up behind the held commit and are drained together as one batch.
+        CompletableFuture<long[]> before = committer.submit(one("chat", 1), List.of());
+        CompletableFuture<long[]> poison = committer.submit(one("poison", 2), List.of());
+        CompletableFuture<long[]> after = committer.submit(one("chat", 3), List.of());
+        sink.gate.countDown();
+
+        assertArrayEquals(new long[] {1}, blocker.get(5, TimeUnit.SECONDS));
+        ExecutionException failure = assertThrows(ExecutionException.class, () -> poison.get(5, TimeUnit.SECONDS));
+        assertInstanceOf(java.sql.SQLException.class, failure.getCause());
+        long beforeSeq = before.get(5, TimeUnit.SECONDS)[0];
+        long afterSeq = after.get(5, TimeUnit.SECONDS)[0];
+        assertTrue(beforeSeq < afterSeq, "order kept across the retry");
+
+        Set<Long> burnt = new HashSet<>();
+        sink.refused.forEach(b -> b.events().forEach(e -> burnt.add(e.seq())));
+        assertEquals(2, sink.refused.size(), "the shared batch, then the poison alone");
+        List<Long> committedSeqs = sink.committedSeqs();
+        assertTrue(committedSeqs.stream().noneMatch(burnt::contains), "seqs of failed transactions are not reused");
+        assertTrue(sink.committed.stream().flatMap(b -> b.events().stream()).noneMatch(e -> e.kind().equals("poison")),
+                "nothing of the failed append was applied");
+        long next = committer.submit(one("chat", 4), List.of()).get(5, TimeUnit.SECONDS)[0];
+        assertTrue(next > Collections.max(burnt) && next > afterSeq);
+        assertEquals(next, committer.committedSeq());
+    }
+
+    @Test
+    void acknowledgementsArriveInSeqOrder() throws Exception {
+        start(new GroupCommitPolicy(8, 1000, 1_000_000), 0);
+        sink.gate = new CountDownLatch(1);
+        List<Long> acknowledged = new CopyOnWriteArrayList<>();
+        List<CompletableFuture<long[]>> futures = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            CompletableFuture<long[]> future = committer.submit(one("chat", i), List.of());
+            future.thenAccept(seqs -> acknowledged.add(seqs[0]));
+            futures.add(future);
+        }
+        sink.gate.countDown();
+        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        completions.submit(() -> null).get(5, TimeUnit.SECONDS);
+
+        List<Long> sorted = new ArrayList<>(acknowledged);
+        Collections.sort(sorted);
+        assertEquals(50, acknowledged.size());
+        assertEquals(sorted, acknowledged);
+        assertTrue(sink.committed.size() >= 50 / 8, "the 8-row bound split the backlog");
+    }
+
+    @Test
+    void outboxRowsCommitWithTheirEventAndKeepCreationOrder() throws Exception {
+        committer = new GroupCommitter(GroupCommitPolicy.DEFAULT, sink, completions, () -> 7.25, 0, 10);
+        committer.start(Thread::new);
+        JsonObject frame = Json.createObjectBuilder().add("type", "delivery_receipt").build();
+        List<OutboxRow> rows = List.of(
+                new OutboxRow("delivery-receipt:1:pending", 1, "pending", "proj/alice", frame, 0, false),
+                new OutboxRow("delivery-receipt:1:immediate_delivered", 1, "immediate_delivered", "proj/alice", frame, 1, true));
+
+        long[] seqs = committer.submit(one("delivery_receipt_immediate", 1), rows).get(5, TimeUnit.SECONDS);
+
+        assertArrayEquals(new long[] {1}, seqs);
+        SequencedBatch batch = sink.committed.get(0);
+        assertEquals(1, batch.events().size());
+        assertEquals(List.of(11L, 12L), batch.outbox().stream().map(SequencedBatch.Outbox::createdOrder).toList());
+        assertNull(batch.outbox().get(0).deliveredAt());
+        assertEquals(7.25, batch.outbox().get(1).deliveredAt());
+        assertEquals(frame.toString(), batch.outbox().get(0).frameJson());
+    }
+
+    @Test
+    void badInputIsRefusedOnTheCallersThreadWithoutTouchingTheDatabase() {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        List<CompletableFuture<long[]>> refused = List.of(
+                committer.submit(List.of(new JournalEvent.Draft(" ", payload(1))), List.of()),
+                committer.submit(List.of(new JournalEvent.Draft("chat", null)), List.of()),
+                committer.submit(List.of(new JournalEvent.Draft("k".repeat(65), payload(1))), List.of()),
+                committer.submit(List.of(), List.of(new OutboxRow(null, 1, "pending", "a", payload(1), 0, false))));
+
+        for (CompletableFuture<long[]> future : refused) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> future.get(1, TimeUnit.SECONDS));
+            assertInstanceOf(IllegalArgumentException.class, e.getCause());
+        }
+        assertTrue(sink.committed.isEmpty() && sink.refused.isEmpty());
+        assertEquals(0, committer.committedSeq());
+    }
+
+    @Test
+    void aFullQueueRefusesNewAppendsInsteadOfGrowingWithoutBound() throws Exception {
+        start(new GroupCommitPolicy(2, 4, 1_000_000), 0);
+        sink.gate = new CountDownLatch(1);
+        CompletableFuture<long[]> held = committer.submit(one("chat", 0), List.of());
+        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        List<CompletableFuture<long[]>> queued = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            queued.add(committer.submit(one("chat", i), List.of()));
+        }
+        CompletableFuture<long[]> overflow = committer.submit(one("chat", 99), List.of());
+
+        ExecutionException e = assertThrows(ExecutionException.class, () -> overflow.get(1, TimeUnit.SECONDS));
+        assertInstanceOf(GroupCommitter.JournalUnavailableException.class, e.getCause());
+        sink.gate.countDown();
+        held.get(5, TimeUnit.SECONDS);
+        for (CompletableFuture<long[]> future : queued) {
+            assertEquals(1, future.get(5, TimeUnit.SECONDS).length);
+        }
+    }
+
+    @Test
+    void closeCommitsWhatIsQueuedAndRefusesLaterAppends() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        sink.gate = new CountDownLatch(1);
+        List<CompletableFuture<long[]>> queued = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            queued.add(committer.submit(one("chat", i), List.of()));
+        }
+        Thread closer = new Thread(committer::close);
+        closer.start();
+        sink.gate.countDown();
+        closer.join(10_000);
+        assertFalse(closer.isAlive());
+
+        for (CompletableFuture<long[]> future : queued) {
+            assertEquals(1, future.get(5, TimeUnit.SECONDS).length);
+        }
+        assertEquals(20, sink.committedSeqs().size());
+        CompletableFuture<long[]> late = committer.submit(one("chat", 21), List.of());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> late.get(1, TimeUnit.SECONDS));
+        assertInstanceOf(GroupCommitter.JournalUnavailableException.class, e.getCause());
+    }
+}
