@@ -1,0 +1,56 @@
+package org.switchboard.synapse.claims;
+
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import org.switchboard.synapse.StateSnapshotContributor;
+import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.resource.ResourceOffer;
+
+/**
+ * Coordination's part of {@code state_snapshot} ({@code active_claims}, {@code resources}, §13.2)
+ * and of {@code /health} and {@code /metrics} (live claims, offers, board tasks).
+ */
+@ApplicationScoped
+public class CoordinationSnapshot implements StateSnapshotContributor {
+
+    @Inject
+    CoordinationState state;
+
+    @Inject
+    SynapseRuntime runtime;
+
+    @Override
+    public void contribute(String requester, JsonObjectBuilder snapshot) {
+        double now = now();
+        snapshot.add("active_claims", state.book().projections(now));
+        JsonArrayBuilder resources = JSON.createArrayBuilder();
+        for (ResourceOffer offer : state.resources().live(now)) {
+            resources.add(JSON.createObjectBuilder().add("agent", offer.agent()).add("kind", offer.kind())
+                    .add("name", offer.name()).add("capacity", offer.capacity()).add("meta", offer.meta()));
+        }
+        snapshot.add("resources", resources);
+    }
+
+    @Override
+    public long activeClaims() {
+        return state.book().liveClaims(now()).size();
+    }
+
+    @Override
+    public long resourceOffers() {
+        return state.resources().live(now()).size();
+    }
+
+    @Override
+    public long boardTasks() {
+        return state.board().taskCount();
+    }
+
+    private double now() {
+        return runtime.hub().context().frames().now();
+    }
+}
