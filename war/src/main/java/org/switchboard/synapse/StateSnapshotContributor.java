@@ -12,6 +12,14 @@ public interface StateSnapshotContributor {
     /** Adds or replaces keys of the snapshot for {@code requester} (e.g. {@code active_claims}). */
     void contribute(String requester, JsonObjectBuilder snapshot);
 
+    /**
+     * Answers a read-only {@code state_request.release_confirmation} probe (advanced §10.3) for
+     * {@code sender}, or null when this contributor does not own releases.
+     */
+    default jakarta.json.JsonObject releaseConfirmation(jakarta.json.JsonValue probe, String sender) {
+        return null;
+    }
+
     /** Live claims, for {@code /health} and {@code /metrics}. */
     default long activeClaims() {
         return 0;
