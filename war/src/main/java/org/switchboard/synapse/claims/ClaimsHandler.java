@@ -55,11 +55,9 @@ public class ClaimsHandler implements VerbHandler {
                 flow.run(in, ctx, false, (commit, now) ->
                         book.claim(request, sender, principal, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
             }
-            case "release" -> {
-                ReleaseRequest request = ReleaseRequest.from(frame, sender);
-                flow.run(in, ctx, false, (commit, now) ->
-                        book.release(request, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
-            }
+            // parsed inside the rule: the flow has already refused a keyed frame that is not canonical JSON
+            case "release" -> flow.run(in, ctx, false, (commit, now) -> book.release(ReleaseRequest.from(frame, sender),
+                    sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
             case "task_update" -> flow.run(in, ctx, false, (commit, now) ->
                     book.taskUpdate(frame, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
             case "checkpoint" -> flow.run(in, ctx, false, (commit, now) ->

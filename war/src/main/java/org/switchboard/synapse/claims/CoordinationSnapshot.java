@@ -5,7 +5,10 @@ import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseRuntime;
 import org.switchboard.synapse.resource.ResourceOffer;
@@ -33,6 +36,13 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
                     .add("name", offer.name()).add("capacity", offer.capacity()).add("meta", offer.meta()));
         }
         snapshot.add("resources", resources);
+    }
+
+    @Override
+    public JsonObject releaseConfirmation(JsonValue probe, String sender) {
+        SynapseContext ctx = runtime.hub().context();
+        return ReleaseConfirmation.evaluate(probe, sender, state.flow().ledger(),
+                ctx.hasJournal() ? ctx.journal()::at : null);
     }
 
     @Override
