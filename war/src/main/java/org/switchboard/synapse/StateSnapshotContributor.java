@@ -30,6 +30,11 @@ public interface StateSnapshotContributor {
         return 0;
     }
 
+    /** A feature counter for {@code /metrics} by its metric name (e.g. {@code synapse_claims_granted_total}); 0 if not owned. */
+    default long counter(String metric) {
+        return 0;
+    }
+
     /** Board tasks, for {@code /metrics}. */
     default long boardTasks() {
         return 0;
