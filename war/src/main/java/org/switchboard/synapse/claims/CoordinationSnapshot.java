@@ -46,6 +46,20 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
     }
 
     @Override
+    public long counter(String metric) {
+        var flow = state.flow();
+        return switch (metric) {
+            case "synapse_claims_granted_total" -> flow.published("claim_granted");
+            case "synapse_claims_denied_total" -> flow.published("claim_denied");
+            case "synapse_releases_granted_total" -> flow.published("release_granted");
+            case "synapse_atomic_operations_inserted_total" -> flow.keyedInserted();
+            case "synapse_atomic_operations_replayed_total" -> flow.keyedReplayed();
+            case "synapse_atomic_operations_conflicts_total" -> flow.keyedConflicts();
+            default -> 0;
+        };
+    }
+
+    @Override
     public long activeClaims() {
         return state.book().liveClaims(now()).size();
     }

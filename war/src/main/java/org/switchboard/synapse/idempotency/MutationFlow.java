@@ -2,6 +2,9 @@ package org.switchboard.synapse.idempotency;
 
 import jakarta.json.JsonObject;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -28,6 +31,10 @@ public final class MutationFlow {
     }
 
     private final IdempotencyLedger ledger;
+    private final Map<String, LongAdder> published = new ConcurrentHashMap<>();
+    private final LongAdder keyedInserted = new LongAdder();
+    private final LongAdder keyedReplayed = new LongAdder();
+    private final LongAdder keyedConflicts = new LongAdder();
 
     /** A flow over the hub's idempotency ledger. */
     public MutationFlow(IdempotencyLedger ledger) {
@@ -65,11 +72,13 @@ public final class MutationFlow {
             operationKey = IdempotencyLedger.operationKey(sender, verb, idemKey);
             IdempotencyLedger.Lookup lookup = ledger.begin(operationKey, digest);
             if (lookup instanceof IdempotencyLedger.Replay replay) {
+                keyedReplayed.increment();
                 String text = replay.response().toString();
                 connection.inOrder(CompletableFuture.completedFuture(text), connection::send);
                 return;
             }
             if (lookup instanceof IdempotencyLedger.Conflict conflict) {
+                keyedConflicts.increment();
                 connection.send(conflict.error().toString());
                 return;
             }
@@ -102,10 +111,38 @@ public final class MutationFlow {
         });
         connection.inOrder(settled, seqs -> {
             if (seqs != null) {
-                finish(key, commit.record(seqs));
+                OperationRecord record = commit.record(seqs);
+                if (record != null) {
+                    keyedInserted.increment();
+                }
+                finish(key, record);
+                if (!mutation.replies().isEmpty()) {
+                    published.computeIfAbsent(mutation.replies().get(0).type(), t -> new LongAdder()).increment();
+                }
                 publish(mutation.replies(), commit.responseFrame(), connection, sender, now, hubId, ctx);
             }
         });
+    }
+
+    /** How many published mutations answered with a first reply of {@code type} (e.g. {@code claim_granted}). */
+    public long published(String type) {
+        LongAdder n = published.get(type);
+        return n == null ? 0 : n.sum();
+    }
+
+    /** Keyed operations committed with their operation record. */
+    public long keyedInserted() {
+        return keyedInserted.sum();
+    }
+
+    /** Keyed retries answered from a stored record. */
+    public long keyedReplayed() {
+        return keyedReplayed.sum();
+    }
+
+    /** Keyed retries refused as {@code idempotency_conflict}. */
+    public long keyedConflicts() {
+        return keyedConflicts.sum();
     }
 
     private void finish(String operationKey, OperationRecord record) {
