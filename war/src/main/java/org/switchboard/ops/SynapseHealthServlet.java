@@ -1,7 +1,7 @@
 package org.switchboard.ops;
 
 import jakarta.inject.Inject;
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
@@ -35,7 +35,7 @@ public class SynapseHealthServlet extends HttpServlet {
         }
         int corrupt = hub.corruptRows();
         long outbox = hub.context().hasJournal() ? hub.context().journal().pendingOutboxCount() : 0;
-        String body = Json.createObjectBuilder()
+        String body = Jsons.PROVIDER.createObjectBuilder()
                 .add("status", corrupt > 0 ? "degraded" : "ok")
                 .add("journal_corrupt_rows", corrupt)
                 .add("version", settings.version())

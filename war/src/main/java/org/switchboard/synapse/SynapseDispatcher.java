@@ -1,6 +1,6 @@
 package org.switchboard.synapse;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -146,7 +146,7 @@ public final class SynapseDispatcher {
                     .add("first_corrupt_seq", firstCorruptSeq()).build().toString());
             return;
         }
-        JsonObjectBuilder normalised = Json.createObjectBuilder(frame);
+        JsonObjectBuilder normalised = Jsons.PROVIDER.createObjectBuilder(frame);
         normalised.remove("token");
         normalised.add("sender", name).add("type", type).add("target", target);
         handler.handle(new InboundFrame(connection, name, type, target, normalised.build(), firstBind), ctx);

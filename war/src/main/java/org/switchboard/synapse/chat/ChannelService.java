@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
@@ -73,13 +73,13 @@ public final class ChannelService implements VerbHandler {
         Connection socket = in.connection();
         switch (in.type()) {
             case "channel_list_request" -> {
-                JsonArrayBuilder list = Json.createArrayBuilder();
+                JsonArrayBuilder list = Jsons.PROVIDER.createArrayBuilder();
                 new TreeSet<>(channels.keySet()).forEach(key -> {
                     Channel c = channels.get(key);
                     if (c != null) {
                         synchronized (c) {
                             if (c.members.contains(sender)) {
-                                list.add(Json.createObjectBuilder().add("channel", c.id).add("label", c.label)
+                                list.add(Jsons.PROVIDER.createObjectBuilder().add("channel", c.id).add("label", c.label)
                                         .add("owner", c.owner).add("members", JsonFields.sortedArray(c.members)));
                             }
                         }
@@ -152,11 +152,11 @@ public final class ChannelService implements VerbHandler {
                 int n = limit == null ? 20 : (int) Math.max(0, Math.min(limit, Integer.MAX_VALUE));
                 List<JsonObject> all = c.history.select(f -> true);
                 List<JsonObject> tail = all.subList(Math.max(0, all.size() - n), all.size());
-                JsonArrayBuilder messages = Json.createArrayBuilder();
+                JsonArrayBuilder messages = Jsons.PROVIDER.createArrayBuilder();
                 tail.forEach(messages::add);
                 socket.send(ctx.frames().hub("channel_history", sender, "Channel history").add("channel", id)
                         .add("messages", messages)
-                        .add("retention", Json.createObjectBuilder().add("max_messages", ctx.settings().historyLimit()))
+                        .add("retention", Jsons.PROVIDER.createObjectBuilder().add("max_messages", ctx.settings().historyLimit()))
                         .build().toString());
             }
             default -> {
@@ -171,11 +171,11 @@ public final class ChannelService implements VerbHandler {
     }
 
     private void result(Connection socket, String sender, String id, boolean ok, Channel c, String payload) {
-        JsonArrayBuilder members = Json.createArrayBuilder();
+        JsonArrayBuilder members = Jsons.PROVIDER.createArrayBuilder();
         if (ok && c != null) {
             synchronized (c) {
                 if (c.members.contains(sender)) {
-                    members = Json.createArrayBuilder(List.copyOf(new TreeSet<>(c.members)));
+                    members = Jsons.PROVIDER.createArrayBuilder(List.copyOf(new TreeSet<>(c.members)));
                 }
             }
         }
@@ -193,7 +193,7 @@ public final class ChannelService implements VerbHandler {
         }
         CompletableFuture<Long> committed = chat.append(out.chat(), out, false);
         out.connection().inOrder(committed, seq -> {
-            JsonObject relayed = seq == null ? out.chat() : Json.createObjectBuilder(out.chat()).add("seq", seq).build();
+            JsonObject relayed = seq == null ? out.chat() : Jsons.PROVIDER.createObjectBuilder(out.chat()).add("seq", seq).build();
             String text = relayed.toString();
             c.history.add(relayed);
             List<String> members;

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.nio.charset.StandardCharsets;
@@ -79,7 +79,7 @@ public final class ChatService {
             return;
         }
         double now = ctx.frames().now();
-        JsonObjectBuilder stamped = Json.createObjectBuilder(frame);
+        JsonObjectBuilder stamped = Jsons.PROVIDER.createObjectBuilder(frame);
         stamped.remove("client_timestamp");
         stamped.remove("seq");
         stamped.remove("replayed");
@@ -101,7 +101,7 @@ public final class ChatService {
         String digest = null;
         if (clientMsgId != null) {
             JsonObject content = stamped.build();
-            stamped = Json.createObjectBuilder(content);
+            stamped = Jsons.PROVIDER.createObjectBuilder(content);
             digest = DuplicateSuppressor.contentDigest(content);
             DuplicateSuppressor.Verdict verdict = duplicates.check(sender, clientMsgId, digest, now);
             if (verdict.duplicate()) {
@@ -117,7 +117,7 @@ public final class ChatService {
         }
         if (quotas != null) {
             JsonObject sized = stamped.build();
-            stamped = Json.createObjectBuilder(sized);
+            stamped = Jsons.PROVIDER.createObjectBuilder(sized);
             String reason = quotas.charge(connection.quotaPrincipal(),
                     sized.toString().getBytes(StandardCharsets.UTF_8).length, now);
             if (reason != null) {
@@ -177,7 +177,7 @@ public final class ChatService {
         List<JournalEvent.Draft> events = new ArrayList<>(2);
         events.add(new JournalEvent.Draft("chat", chat));
         if (out.receiptRequested() && directed) {
-            JsonObjectBuilder aggregate = Json.createObjectBuilder().add("sender", out.sender())
+            JsonObjectBuilder aggregate = Jsons.PROVIDER.createObjectBuilder().add("sender", out.sender())
                     .add("target", out.target()).add("message_id", out.msgId());
             if (out.clientMsgId() != null) {
                 aggregate.add("client_msg_id", out.clientMsgId());
@@ -188,7 +188,7 @@ public final class ChatService {
     }
 
     private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {
-        JsonObject relayed = seq == null ? out.chat() : Json.createObjectBuilder(out.chat()).add("seq", seq).build();
+        JsonObject relayed = seq == null ? out.chat() : Jsons.PROVIDER.createObjectBuilder(out.chat()).add("seq", seq).build();
         String text = relayed.toString();
         history.add(relayed);
         if (seq != null) {
@@ -298,7 +298,7 @@ public final class ChatService {
         if (threshold <= 0 || count % threshold != 0) {
             return;
         }
-        JsonObject event = Json.createObjectBuilder().add("target", out.target()).add("count", count)
+        JsonObject event = Jsons.PROVIDER.createObjectBuilder().add("target", out.target()).add("count", count)
                 .add("last_sender", out.sender()).add("threshold", threshold).build();
         String text = ctx.frames().hub("dead_letter_escalation", "all", "dead-letter escalation: " + count
                         + " directed messages to '" + out.target() + "' have reached no live connection (most recent from '"
@@ -332,7 +332,7 @@ public final class ChatService {
             reasons.add("passive receiver cannot wake " + String.join(", ", passive));
         }
         String reason = recipients.live().isEmpty() ? ReceiptService.REASON_NO_LIVE : "stale_or_passive_recipient";
-        JsonObjectBuilder wakeObject = Json.createObjectBuilder();
+        JsonObjectBuilder wakeObject = Jsons.PROVIDER.createObjectBuilder();
         wake.forEach(wakeObject::add);
         out.connection().send(ctx.frames().hub("recipient_liveness_warning", out.sender(),
                         String.join("; ", reasons) + "; a directed message may sit unread")
@@ -375,7 +375,7 @@ public final class ChatService {
             msgIds.accumulateAndGet(msgId, Math::max);
         }
         if (!chat.containsKey("channel")) {
-            history.add(Json.createObjectBuilder(chat).add("seq", event.seq()).build());
+            history.add(Jsons.PROVIDER.createObjectBuilder(chat).add("seq", event.seq()).build());
         }
     }
 }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +59,7 @@ public final class DuplicateSuppressor {
 
     /** SHA-256 of the canonical chat frame without the non-content fields. */
     public static String contentDigest(JsonObject frame) {
-        JsonObjectBuilder content = Json.createObjectBuilder(frame);
+        JsonObjectBuilder content = Jsons.PROVIDER.createObjectBuilder(frame);
         for (String key : NOT_CONTENT) {
             content.remove(key);
         }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Collection;
@@ -83,7 +83,7 @@ public final class ReceiptService {
                 expire(evicted);
             }
         }
-        JsonObjectBuilder audit = Json.createObjectBuilder()
+        JsonObjectBuilder audit = Jsons.PROVIDER.createObjectBuilder()
                 .add("sender", chat.sender()).add("target", chat.target())
                 .add("message_id", chat.messageId()).add("message_seq", chat.seq())
                 .add("delivered", verdict.delivered())
@@ -118,12 +118,12 @@ public final class ReceiptService {
                 .add("message_seq", seq)
                 .add("delivered", true)
                 .add("deferred", true)
-                .add("recipients", Json.createArrayBuilder().add(identity));
+                .add("recipients", Jsons.PROVIDER.createArrayBuilder().add(identity));
         if (entry.clientMsgId() != null) {
             frame.add("client_msg_id", entry.clientMsgId());
         }
         frame.add("receipt_notification_id", notificationId);
-        JsonObjectBuilder audit = Json.createObjectBuilder()
+        JsonObjectBuilder audit = Jsons.PROVIDER.createObjectBuilder()
                 .add("sender", entry.sender()).add("target", entry.target())
                 .add("message_id", entry.messageId()).add("message_seq", seq)
                 .add("delivered", true).add("recipient", identity);
@@ -144,12 +144,12 @@ public final class ReceiptService {
                 .add("deferred", true)
                 .add("expired", true)
                 .add("reason", "pending_window_evicted")
-                .add("recipients", Json.createArrayBuilder());
+                .add("recipients", Jsons.PROVIDER.createArrayBuilder());
         if (entry.clientMsgId() != null) {
             frame.add("client_msg_id", entry.clientMsgId());
         }
         frame.add("receipt_notification_id", notificationId);
-        JsonObject audit = Json.createObjectBuilder()
+        JsonObject audit = Jsons.PROVIDER.createObjectBuilder()
                 .add("sender", entry.sender()).add("target", entry.target())
                 .add("message_id", entry.messageId()).add("message_seq", entry.seq())
                 .add("reason", "pending_window_evicted").build();
@@ -267,7 +267,7 @@ public final class ReceiptService {
     }
 
     private static JsonObject wakeObject(Map<String, String> capabilities) {
-        JsonObjectBuilder object = Json.createObjectBuilder();
+        JsonObjectBuilder object = Jsons.PROVIDER.createObjectBuilder();
         capabilities.forEach(object::add);
         return object.build();
     }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.mailbox;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -53,7 +53,7 @@ public final class InboxQuery {
             return refusal(identity, hubId, "cursor_out_of_range");
         }
         List<JournalEvent> rows = journal.read(since, SCAN_LIMIT, Set.of("chat"));
-        JsonArrayBuilder messages = Json.createArrayBuilder();
+        JsonArrayBuilder messages = Jsons.PROVIDER.createArrayBuilder();
         long cursor = since;
         long bytes = 0;
         int returned = 0;
@@ -72,7 +72,7 @@ public final class InboxQuery {
                 hasMore = true;
                 break;
             }
-            JsonObject message = Json.createObjectBuilder(chat).add("seq", row.seq()).build();
+            JsonObject message = Jsons.PROVIDER.createObjectBuilder(chat).add("seq", row.seq()).build();
             long size = message.toString().getBytes(StandardCharsets.UTF_8).length;
             if (bytes + size > BYTE_BUDGET) {
                 if (returned == 0) {
@@ -86,13 +86,13 @@ public final class InboxQuery {
             returned++;
             cursor = row.seq();
         }
-        return Json.createObjectBuilder().add("version", 1).add("available", true).add("identity", identity)
+        return Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("available", true).add("identity", identity)
                 .add("hub_id", hubId).add("cursor", cursor).add("messages", messages).add("has_more", hasMore)
                 .build();
     }
 
     private static JsonObject refusal(String identity, String hubId, String reason) {
-        JsonObjectBuilder page = Json.createObjectBuilder().add("version", 1).add("available", false)
+        JsonObjectBuilder page = Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("available", false)
                 .add("identity", identity == null ? "" : identity).add("hub_id", hubId).add("reason", reason);
         return page.build();
     }

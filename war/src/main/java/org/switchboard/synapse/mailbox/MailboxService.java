@@ -1,6 +1,6 @@
 package org.switchboard.synapse.mailbox;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Collection;
@@ -101,7 +101,7 @@ public final class MailboxService {
         if (after != capped || before[0] >= capped || !ctx.hasJournal()) {
             return;
         }
-        JsonObject payload = Json.createObjectBuilder().add("identity", identity).add("through_seq", capped)
+        JsonObject payload = Jsons.PROVIDER.createObjectBuilder().add("identity", identity).add("through_seq", capped)
                 .add("source", source).build();
         ctx.journal().append("mailbox_watermark", payload).exceptionally(error -> {
             LOG.log(Level.FINE, "watermark not journalled (safe: recount on restart)", error);
@@ -147,7 +147,7 @@ public final class MailboxService {
                                 || !Addressing.isRecipient(target, identity, roles)) {
                             continue;
                         }
-                        JsonObjectBuilder copy = Json.createObjectBuilder(chat);
+                        JsonObjectBuilder copy = Jsons.PROVIDER.createObjectBuilder(chat);
                         copy.remove("receipt_requested");
                         connection.send(copy.add("seq", event.seq()).add("replayed", true).build().toString());
                     }
@@ -182,7 +182,7 @@ public final class MailboxService {
         for (String identity : tracked.keySet()) {
             identities.computeIfAbsent(identity, i -> new LinkedHashSet<>());
         }
-        JsonObjectBuilder out = Json.createObjectBuilder();
+        JsonObjectBuilder out = Jsons.PROVIDER.createObjectBuilder();
         identities.forEach((identity, roles) -> out.add(identity, pendingFor(identity, roles)));
         return out.build();
     }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.query;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -63,7 +63,7 @@ public final class QueryHandler implements VerbHandler {
     JsonObject who(String requester, SynapseContext ctx) {
         ConnectionRegistry registry = ctx.registry();
         double now = ctx.frames().now();
-        JsonObjectBuilder roles = Json.createObjectBuilder();
+        JsonObjectBuilder roles = Jsons.PROVIDER.createObjectBuilder();
         registry.agentRoles().forEach((name, list) -> roles.add(name, JsonFields.array(list)));
         List<String> roster = registry.roster();
         JsonObjectBuilder who = ctx.frames().hub("who_snapshot", requester, HubStrings.WHO_SNAPSHOT)
@@ -76,13 +76,13 @@ public final class QueryHandler implements VerbHandler {
         JsonObject pending = mailbox.pendingSnapshot();
         who.add("mailbox_pending", pending == null ? JsonValue.NULL : pending);
         if (registry.staleTracking()) {
-            JsonObjectBuilder liveness = Json.createObjectBuilder();
+            JsonObjectBuilder liveness = Jsons.PROVIDER.createObjectBuilder();
             for (String name : roster) {
                 if (!ConnectionRegistry.waiterOwner(name).equals(name)) {
                     continue;
                 }
                 AgentActivity activity = registry.activity().get(name);
-                JsonObjectBuilder entry = Json.createObjectBuilder()
+                JsonObjectBuilder entry = Jsons.PROVIDER.createObjectBuilder()
                         .add("proven_live", !registry.isStale(name, now))
                         .add("has_live_waiter", registry.hasLiveWaiter(name, now));
                 if (activity == null || Double.isNaN(activity.lastReaction())) {
@@ -101,7 +101,7 @@ public final class QueryHandler implements VerbHandler {
             }
         }
         if (!wake.isEmpty()) {
-            JsonObjectBuilder capabilities = Json.createObjectBuilder();
+            JsonObjectBuilder capabilities = Jsons.PROVIDER.createObjectBuilder();
             wake.forEach(capabilities::add);
             who.add("wake_capabilities", capabilities);
         }
@@ -116,12 +116,12 @@ public final class QueryHandler implements VerbHandler {
             List<String> roles = in.connection().roles();
             CompletableFuture.supplyAsync(() -> inboxQuery instanceof JsonObject q && requestId != null
                             ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq())
-                            : Json.createObjectBuilder().add("version", 1).add("available", false)
+                            : Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("available", false)
                                     .add("identity", "").add("hub_id", ctx.frames().hubId())
                                     .add("reason", "invalid_query").build(), ctx.blocking())
                     .thenAccept(page -> {
                         JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT)
-                                .add("history", Json.createArrayBuilder()).add("inbox_page", page);
+                                .add("history", Jsons.PROVIDER.createArrayBuilder()).add("inbox_page", page);
                         if (requestId != null) {
                             reply.add("request_id", requestId);
                         }
@@ -148,7 +148,7 @@ public final class QueryHandler implements VerbHandler {
         } else {
             reply.add("requested_limit", "all");
         }
-        JsonArrayBuilder history = Json.createArrayBuilder();
+        JsonArrayBuilder history = Jsons.PROVIDER.createArrayBuilder();
         selected.forEach(history::add);
         in.connection().send(reply.add("history", history).build().toString());
     }
@@ -169,7 +169,7 @@ public final class QueryHandler implements VerbHandler {
                 }
             }
             // Claims are another feature; until it answers, every probe is "unknown" (never a false confirm).
-            JsonObjectBuilder unknown = Json.createObjectBuilder().add("status", "unknown");
+            JsonObjectBuilder unknown = Jsons.PROVIDER.createObjectBuilder().add("status", "unknown");
             for (String key : new String[] {"task_id", "operation_id", "request_digest"}) {
                 String value = JsonFields.string(confirmation, key);
                 if (value != null) {
@@ -178,21 +178,21 @@ public final class QueryHandler implements VerbHandler {
             }
             return reply.add("release_confirmation", unknown).build();
         }
-        JsonArrayBuilder agents = Json.createArrayBuilder();
+        JsonArrayBuilder agents = Jsons.PROVIDER.createArrayBuilder();
         new TreeMap<>(ctx.registry().activity()).forEach((name, activity) ->
-                agents.add(Json.createObjectBuilder().add("agent", name).add("last_seen", activity.lastSeen())));
-        JsonArrayBuilder deadLetters = Json.createArrayBuilder();
+                agents.add(Jsons.PROVIDER.createObjectBuilder().add("agent", name).add("last_seen", activity.lastSeen())));
+        JsonArrayBuilder deadLetters = Jsons.PROVIDER.createArrayBuilder();
         for (DeadLetterLedger.Entry e : chat.deadLetters().snapshot(now)) {
-            deadLetters.add(Json.createObjectBuilder().add("target", e.target()).add("count", e.count())
+            deadLetters.add(Jsons.PROVIDER.createObjectBuilder().add("target", e.target()).add("count", e.count())
                     .add("last_ts", e.lastTs()).add("last_sender", e.lastSender()));
         }
-        JsonObjectBuilder snapshot = Json.createObjectBuilder()
-                .add("active_claims", Json.createArrayBuilder())
+        JsonObjectBuilder snapshot = Jsons.PROVIDER.createObjectBuilder()
+                .add("active_claims", Jsons.PROVIDER.createArrayBuilder())
                 .add("agents", agents)
-                .add("resources", Json.createArrayBuilder())
+                .add("resources", Jsons.PROVIDER.createArrayBuilder())
                 .add("generated_at", now)
                 .add("dead_letters", deadLetters)
-                .add("pending_relay_approvals", Json.createArrayBuilder());
+                .add("pending_relay_approvals", Jsons.PROVIDER.createArrayBuilder());
         for (StateSnapshotContributor contributor : contributors.get()) {
             contributor.contribute(in.sender(), snapshot);
         }
@@ -207,7 +207,7 @@ public final class QueryHandler implements VerbHandler {
             Long msgId = JsonFields.integer(f, "msg_id");
             return msgId != null && msgId > cursor && visible.test(f);
         });
-        JsonArrayBuilder out = Json.createArrayBuilder();
+        JsonArrayBuilder out = Jsons.PROVIDER.createArrayBuilder();
         messages.forEach(out::add);
         return ctx.frames().hub("resume_snapshot", in.sender(), HubStrings.RESUME_SNAPSHOT)
                 .add("since", cursor).add("messages", out).build();

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.wire;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
@@ -40,7 +40,7 @@ public final class FrameDecoder {
     public JsonValue decode(String text) {
         preScan(text);
         JsonValue value;
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(text))) {
             value = reader.readValue();
         } catch (JsonException | IllegalStateException | NumberFormatException | ArithmeticException e) {
             throw new MalformedJsonException("parse failed");

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.wire;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.function.DoubleSupplier;
@@ -32,7 +32,7 @@ public final class HubFrames {
 
     /** A hub frame skeleton; callers add verb-specific fields. */
     public JsonObjectBuilder hub(String type, String target, String payload) {
-        return Json.createObjectBuilder()
+        return Jsons.PROVIDER.createObjectBuilder()
                 .add("sender", HubStrings.HUB_SENDER)
                 .add("target", target)
                 .add("type", type)

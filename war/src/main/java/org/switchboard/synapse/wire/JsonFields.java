@@ -1,6 +1,6 @@
 package org.switchboard.synapse.wire;
 
-import jakarta.json.Json;
+import org.switchboard.synapse.wire.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -68,7 +68,7 @@ public final class JsonFields {
 
     /** A JSON array of the given strings in iteration order. */
     public static JsonArray array(Collection<String> values) {
-        JsonArrayBuilder builder = Json.createArrayBuilder();
+        JsonArrayBuilder builder = Jsons.PROVIDER.createArrayBuilder();
         for (String value : values) {
             builder.add(value);
         }
