@@ -124,7 +124,10 @@ class CoordinationDurabilityIT {
         }
     }
 
-    /** Rounds of compare-and-set on one task: every racer sends the same expected_version, one wins. */
+    /**
+     * Rounds of compare-and-set on one task: every racer sends the same expected_version with itself
+     * as {@code suggested_owner}; the round's broadcast names the one winner, everyone else is refused.
+     */
     @Test
     @Order(2)
     void boardCompareAndSetHasOneWinnerPerVersion() throws Exception {
@@ -145,12 +148,12 @@ class CoordinationDurabilityIT {
                     for (int round = 0; round < rounds; round++) {
                         long expected = round + 1;
                         go.await(1, TimeUnit.MINUTES);
-                        c.send(f("ledger_task_update").add("task_id", "CAS-1").add("description", me)
+                        c.send(f("ledger_task_update").add("task_id", "CAS-1").add("suggested_owner", me)
                                 .add("expected_version", expected));
                         // read until this round's winning broadcast and, unless it is mine, my own refusal
                         JsonObject winner = null;
                         JsonObject refusal = null;
-                        while (winner == null || (!me.equals(winner.getJsonObject("task").getString("description"))
+                        while (winner == null || (!me.equals(winner.getJsonObject("task").getString("suggested_owner"))
                                 && refusal == null)) {
                             JsonObject x = c.expect(y -> ("ledger_task_updated".equals(y.getString("type", ""))
                                     && y.getJsonObject("task").getInt("version") == expected + 1)
@@ -161,7 +164,7 @@ class CoordinationDurabilityIT {
                                 winner = x;
                             }
                         }
-                        if (me.equals(winner.getJsonObject("task").getString("description"))) {
+                        if (me.equals(winner.getJsonObject("task").getString("suggested_owner"))) {
                             assertEquals(null, refusal, "a winner is never refused");
                             synchronized (wins) {
                                 wins[round][0]++;

@@ -351,4 +351,23 @@ class CoordinationVerbsIT {
             assertNotEquals(before + 1, CoordinationHub.health(hub).getJsonNumber("active_claims").longValue());
         }
     }
+
+    /** §14: an owner of live work without a live -rx waiter gets one broadcast alert per episode after 30 s. */
+    @Test
+    void darkSeatIsAlertedOncePerEpisode() {
+        try (SynapseClient a = agent("ds/alice"); SynapseClient watch = agent("ds/watch")) {
+            a.send(f("claim").add("task_id", "ds-1").add("paths", paths("ds/one")));
+            await(a, "claim_granted", task("ds-1"));
+            JsonObject alert = watch.expect(x -> "dark_seat_alert".equals(x.getString("type", ""))
+                    && "ds/alice".equals(x.getString("identity", "")), Duration.ofSeconds(60));
+            assertEquals("all", alert.getString("target"));
+            assertEquals(paths("ds-1"), alert.getJsonArray("claims"));
+            assertTrue(alert.getJsonNumber("missing_for_seconds").doubleValue() >= 30, alert.toString());
+            assertEquals("Dark seat: ds/alice owns live work without a fresh -rx waiter.", alert.getString("payload"));
+            watch.expectNone(x -> "dark_seat_alert".equals(x.getString("type", ""))
+                    && "ds/alice".equals(x.getString("identity", "")), Duration.ofSeconds(11));
+            a.send(f("release").add("task_id", "ds-1"));
+            await(a, "release_granted", task("ds-1"));
+        }
+    }
 }
