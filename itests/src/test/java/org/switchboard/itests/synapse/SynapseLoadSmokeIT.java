@@ -28,7 +28,12 @@ class SynapseLoadSmokeIT {
         Assumptions.assumeTrue(Boolean.getBoolean("synapse.load"), "opt-in: -Dsynapse.load=true");
         int pairs = Integer.getInteger("synapse.load.pairs", 10);
         int perSender = Integer.getInteger("synapse.load.messages", 2000);
-        try (HubServer hub = SynapseReady.await(HubServer.start(HubServer.env("HUB_PRIVATE_DIRECTED_MESSAGES", "true")))) {
+        java.util.Map<String, String> env = HubServer.env("HUB_PRIVATE_DIRECTED_MESSAGES", "true");
+        String javaOpts = System.getProperty("synapse.load.javaOpts");
+        if (javaOpts != null) {
+            env.put("HUB_JAVA_OPTS", javaOpts); // e.g. a JFR recording of the hub under load
+        }
+        try (HubServer hub = SynapseReady.await(HubServer.start(env))) {
             HttpClient http = HttpClient.newHttpClient();
             CountDownLatch done = new CountDownLatch(pairs);
             long[][] latencies = new long[pairs][perSender];

@@ -28,18 +28,10 @@ class SynapseMailboxIT {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static HubServer hub;
 
-    /**
-     * H2's default write delay keeps the last ~0.5 s of commits in process memory, so a SIGKILL right
-     * after an acknowledged write loses it (the hub acknowledges only after the JTA commit). This class
-     * therefore runs its H2 file database with {@code WRITE_DELAY=0}; see the report on the default
-     * launcher URL.
-     */
+    /** The launcher's default H2 URL carries {@code WRITE_DELAY=0}, so acknowledged writes survive SIGKILL. */
     @BeforeAll
     static void start() {
-        java.nio.file.Path db = java.nio.file.Path.of(System.getProperty("hub.workDir", "target/hubs"))
-                .resolve("mailbox-it-db-" + ProcessHandle.current().pid()).toAbsolutePath();
-        hub = SynapseReady.await(HubServer.start(HubServer.env("HUB_DB_URL",
-                "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0")));
+        hub = SynapseReady.await(HubServer.start());
     }
 
     @AfterAll

@@ -28,12 +28,14 @@ public class SynapseEndpoint {
     /** Maximum inbound frame (§2.1). */
     public static final int MAX_FRAME_BYTES = 1024 * 1024;
     private static final String CONNECTION = "synapse.connection";
+    private static final ClassLoader APPLICATION_LOADER = SynapseEndpoint.class.getClassLoader();
 
     @Inject
     SynapseRuntime runtime;
 
     @OnOpen
     public void onOpen(Session session, EndpointConfig config) {
+        enter();
         session.setMaxIdleTimeout(0);
         session.setMaxTextMessageBufferSize(MAX_FRAME_BYTES);
         session.setMaxBinaryMessageBufferSize(MAX_FRAME_BYTES);
@@ -46,17 +48,42 @@ public class SynapseEndpoint {
 
     @OnMessage(maxMessageSize = MAX_FRAME_BYTES)
     public void onText(String text, Session session) {
+        enter();
         Connection connection = connection(session);
         if (connection != null) {
-            runtime.hub().dispatcher().onText(connection, text);
+            try {
+                runtime.hub().dispatcher().onText(connection, text);
+            } finally {
+                quietBetweenFrames();
+            }
         }
+    }
+
+    /**
+     * Tyrus reschedules the session idle timer on a managed executor for every frame it reads,
+     * before calling this endpoint; the executor scans the thread's context class loader for
+     * context providers each time. Leaving an empty context loader on the I/O thread between
+     * frames makes that scan free; the servlet container sets its own loader for every HTTP
+     * request, and this endpoint restores the application's loader on entry.
+     */
+    private static void quietBetweenFrames() {
+        Thread.currentThread().setContextClassLoader(WebSocketPeer.QUIET_CONTEXT);
+    }
+
+    private static void enter() {
+        Thread.currentThread().setContextClassLoader(APPLICATION_LOADER);
     }
 
     @OnMessage(maxMessageSize = MAX_FRAME_BYTES)
     public void onBinary(ByteBuffer bytes, Session session) {
+        enter();
         Connection connection = connection(session);
         if (connection != null) {
-            runtime.hub().dispatcher().onBinary(connection, bytes);
+            try {
+                runtime.hub().dispatcher().onBinary(connection, bytes);
+            } finally {
+                quietBetweenFrames();
+            }
         }
     }
 
@@ -70,6 +97,7 @@ public class SynapseEndpoint {
 
     @OnClose
     public void onClose(Session session, CloseReason reason) {
+        enter();
         Connection connection = connection(session);
         if (connection != null) {
             if (connection.peer() instanceof WebSocketPeer peer) {
