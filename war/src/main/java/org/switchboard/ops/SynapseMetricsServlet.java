@@ -52,9 +52,9 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_live_waiters", "Bound -rx sidecars.", waiters);
         gauge(out, "synapse_dead_letter_targets", "Dead-letter ledger entries.", hub.chat().deadLetters().targets());
         gauge(out, "synapse_dead_letters", "Sum of dead-letter counts.", hub.chat().deadLetters().total());
-        counter(out, "synapse_claims_granted_total", "Claims granted.", 0);
-        counter(out, "synapse_claims_denied_total", "Claims denied.", 0);
-        counter(out, "synapse_releases_granted_total", "Releases granted.", 0);
+        counter(out, "synapse_claims_granted_total", "Claims granted.", featureCounter(hub, "synapse_claims_granted_total"));
+        counter(out, "synapse_claims_denied_total", "Claims denied.", featureCounter(hub, "synapse_claims_denied_total"));
+        counter(out, "synapse_releases_granted_total", "Releases granted.", featureCounter(hub, "synapse_releases_granted_total"));
         counter(out, "synapse_chat_directed_total", "Directed chats accepted.", counters.chatDirected.sum());
         counter(out, "synapse_chat_broadcast_total", "Broadcast or audience chats accepted.", counters.chatBroadcast.sum());
         counter(out, "synapse_auth_failures_total", "Authentication refusals.", counters.authFailures.sum());
@@ -63,13 +63,21 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_federation_denied_total", "Federation refusals.", 0);
         counter(out, "synapse_takeovers_total", "Accepted takeovers.", counters.takeovers.sum());
         counter(out, "synapse_takeover_quarantines_total", "Takeover quarantines.", counters.takeoverQuarantines.sum());
-        counter(out, "synapse_atomic_operations_inserted_total", "Keyed operations committed.", 0);
-        counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", 0);
-        counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", 0);
+        counter(out, "synapse_atomic_operations_inserted_total", "Keyed operations committed.", featureCounter(hub, "synapse_atomic_operations_inserted_total"));
+        counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", featureCounter(hub, "synapse_atomic_operations_replayed_total"));
+        counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.getOutputStream().write(out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static long featureCounter(SynapseHub hub, String metric) {
+        long sum = 0;
+        for (StateSnapshotContributor contributor : hub.contributors()) {
+            sum += contributor.counter(metric);
+        }
+        return sum;
     }
 
     private static void gauge(StringBuilder out, String name, String help, long value) {

@@ -12,6 +12,14 @@ public interface StateSnapshotContributor {
     /** Adds or replaces keys of the snapshot for {@code requester} (e.g. {@code active_claims}). */
     void contribute(String requester, JsonObjectBuilder snapshot);
 
+    /**
+     * Answers a read-only {@code state_request.release_confirmation} probe (advanced §10.3) for
+     * {@code sender}, or null when this contributor does not own releases.
+     */
+    default jakarta.json.JsonObject releaseConfirmation(jakarta.json.JsonValue probe, String sender) {
+        return null;
+    }
+
     /** Live claims, for {@code /health} and {@code /metrics}. */
     default long activeClaims() {
         return 0;
@@ -19,6 +27,11 @@ public interface StateSnapshotContributor {
 
     /** Current resource offers, for {@code /metrics}. */
     default long resourceOffers() {
+        return 0;
+    }
+
+    /** A feature counter for {@code /metrics} by its metric name (e.g. {@code synapse_claims_granted_total}); 0 if not owned. */
+    default long counter(String metric) {
         return 0;
     }
 

@@ -331,6 +331,16 @@ public final class Blackboard {
         }
     }
 
+    /** Number of tasks on the board (for {@code /metrics}). */
+    public int taskCount() {
+        lock.readLock().lock();
+        try {
+            return tasks.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Ids of ready tasks (open, every dependency on the board and terminal), sorted. */
     public List<String> readyIds() {
         lock.readLock().lock();

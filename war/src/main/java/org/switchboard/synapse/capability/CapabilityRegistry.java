@@ -4,6 +4,7 @@ import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -12,16 +13,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.idempotency.CommitFailedException;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.Mutation;
+import org.switchboard.synapse.idempotency.MutationCommit;
 
 /**
  * Capability cards (synapse-core §11): {@code advertise} normalisation and checks, live cards
  * (replaced on advertise, dropped on disconnect, 300 s without refresh) and persistent
  * registrations (survive disconnect, 24 h without refresh), and the {@code manifest_snapshot}.
- * Advertise is neither journalled nor idempotency-covered, so persistent registrations last as
- * long as the process.
+ * Advertise is not idempotency-covered. Live cards are not journalled (they die with their
+ * connection); a persistent registration is journalled as {@value #REGISTRATION_EVENT} before it is
+ * applied, so it survives a restart with its original refresh time [DESIGN].
  *
  * <p>Threading: all public methods are {@code synchronized} on the registry; advertise is rare
  * and every operation is a few map updates.
@@ -32,6 +38,8 @@ public final class CapabilityRegistry {
     public static final double LIVE_TTL_SECONDS = 300;
     /** Seconds a persistent registration lives without refresh. */
     public static final double PERSISTENT_TTL_SECONDS = 24 * 3600;
+    /** Journal kind of a persistent registration (payload: agent, advertised_by, dispatchable, card). */
+    public static final String REGISTRATION_EVENT = "capability_registration";
     /** Refusal of a persistent registration from a name without a project. */
     public static final String PERSIST_NEEDS_SEAT =
             "Persistent capability registration requires a project-scoped seat identity (<project>/<seat>).";
@@ -70,7 +78,16 @@ public final class CapabilityRegistry {
      * {@code capability_advertised} with {@code agent} and {@code card}, refusals are private
      * {@code error} frames.
      */
-    public synchronized CapabilityVerdict advertise(JsonObject frame, String sender, double now) {
+    public CapabilityVerdict advertise(JsonObject frame, String sender, double now) {
+        return advertise(frame, sender, now, MutationCommit.NONE);
+    }
+
+    /**
+     * {@link #advertise(JsonObject, String, double)} that journals a persistent registration through
+     * {@code commit} before applying it; throws {@link CommitFailedException} (nothing applied) when
+     * the append fails.
+     */
+    public synchronized CapabilityVerdict advertise(JsonObject frame, String sender, double now, MutationCommit commit) {
         JsonValue persistValue = frame.get("persist");
         if (!isAbsent(persistValue) && !isBoolean(persistValue)) {
             return refused("Malformed frame: 'persist' must be a boolean.");
@@ -114,14 +131,47 @@ public final class CapabilityRegistry {
                 .add("advertised_at", now)
                 .build();
         Entry entry = new Entry(projected, now, sender, dispatchable);
+        JsonObject shown = persist ? withRegistration(projected, dispatchable) : projected;
+        String sentence = "Capability advertised by " + agent;
+        List<JournalEvent.Draft> events = persist ? List.of(new JournalEvent.Draft(REGISTRATION_EVENT,
+                JSON.createObjectBuilder().add("agent", agent).add("advertised_by", sender)
+                        .add("dispatchable", dispatchable).add("card", projected).build())) : List.of();
+        Mutation mutation = new Mutation(events, List.of(HubReply.toAll(
+                "capability_advertised", sentence, JSON.createObjectBuilder().add("agent", agent).add("card", shown).build())));
+        if (persist) {
+            try {
+                commit.commit(mutation);
+            } catch (CommitFailedException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new CommitFailedException(e);
+            }
+        }
         live.put(agent, entry);
         if (persist) {
             persistent.put(agent, entry);
         }
-        JsonObject shown = persist ? withRegistration(projected, dispatchable) : projected;
-        String sentence = "Capability advertised by " + agent;
-        return new CapabilityVerdict(true, sentence, shown, new Mutation(List.of(), List.of(HubReply.toAll(
-                "capability_advertised", sentence, JSON.createObjectBuilder().add("agent", agent).add("card", shown).build()))));
+        return new CapabilityVerdict(true, sentence, shown, mutation);
+    }
+
+    /** Replays a {@value #REGISTRATION_EVENT} journal event (other kinds are ignored). */
+    public synchronized void apply(JournalEvent event) {
+        if (!REGISTRATION_EVENT.equals(event.kind())) {
+            return;
+        }
+        JsonObject p = event.payload();
+        if (!(p.get("agent") instanceof JsonString agent) || !(p.get("card") instanceof JsonObject card)
+                || !(card.get("advertised_at") instanceof JsonNumber at)) {
+            return;
+        }
+        String by = p.get("advertised_by") instanceof JsonString s ? s.getString() : agent.getString();
+        boolean dispatchable = p.get("dispatchable") != JsonValue.FALSE;
+        persistent.put(agent.getString(), new Entry(card, at.doubleValue(), by, dispatchable));
+    }
+
+    /** Drops live cards whose sending connection is no longer bound (the sweep's disconnect check). */
+    public synchronized void retainLiveCardsOf(Set<String> boundNames) {
+        live.values().removeIf(e -> !boundNames.contains(e.advertisedBy()));
     }
 
     /** Drops the live cards a disconnected connection advertised (persistent registrations stay). */

@@ -508,6 +508,16 @@ public final class ClaimBook {
         return false;
     }
 
+    /** Names that currently wait on some task (the sweep drops those no longer connected). */
+    public List<String> waiters() {
+        lock.readLock().lock();
+        try {
+            return new ArrayList<>(waits.keySet());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Forgets the wait edges of a name that disconnected. */
     public void disconnected(String name) {
         lock.writeLock().lock();
@@ -584,6 +594,27 @@ public final class ClaimBook {
                 default -> {
                 }
             }
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Replaces the whole state with what {@code source} replays (journal events in seq order), then
+     * expires due leases. Used after an ordered journal append was lost: the journal is the truth,
+     * so the book is rebuilt from it while no decision can run. The epoch counter never goes back.
+     */
+    public void rebuild(Consumer<Consumer<JournalEvent>> source, double now) {
+        lock.writeLock().lock();
+        try {
+            claims.clear();
+            retainedCheckpoints.clear();
+            liveByPrincipal.clear();
+            waits.clear();
+            expiries.clear();
+            index.clear();
+            source.accept(this::apply);
+            expireLocked(now);
         } finally {
             lock.writeLock().unlock();
         }

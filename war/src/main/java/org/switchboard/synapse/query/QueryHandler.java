@@ -162,6 +162,12 @@ public final class QueryHandler implements VerbHandler {
         }
         JsonValue probe = in.frame().get("release_confirmation");
         if (probe instanceof JsonObject confirmation) {
+            for (StateSnapshotContributor contributor : contributors.get()) {
+                JsonObject answer = contributor.releaseConfirmation(confirmation, in.sender());
+                if (answer != null) {
+                    return reply.add("release_confirmation", answer).build();
+                }
+            }
             // Claims are another feature; until it answers, every probe is "unknown" (never a false confirm).
             JsonObjectBuilder unknown = Jsons.PROVIDER.createObjectBuilder().add("status", "unknown");
             for (String key : new String[] {"task_id", "operation_id", "request_digest"}) {

@@ -2,6 +2,7 @@ package org.switchboard.synapse.capability;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
@@ -44,7 +45,29 @@ class CapabilityRegistryTest {
                 + "'signature':null,'verification':{'detail':'unsigned card','result':'missing_signature'},"
                 + "'advertised_at':" + T0 + ",'persistent':true,'dispatchable':true}");
         assertEquals(expected, r.fields().getJsonObject("card"));
-        assertTrue(v.mutation().events().isEmpty(), "advertise is not journalled");
+        assertEquals(1, v.mutation().events().size(), "a persistent registration is journalled");
+        assertEquals(CapabilityRegistry.REGISTRATION_EVENT, v.mutation().events().get(0).kind());
+    }
+
+    @Test
+    void persistentRegistrationSurvivesReplayLiveCardDoesNot() {
+        CapabilityVerdict p = advertise("proj/alice", "{'skills':['python'],'persist':true,'dispatchable':false}", T0);
+        CapabilityVerdict l = advertise("proj/bob", "{'skills':['go']}", T0);
+        assertTrue(l.mutation().events().isEmpty(), "live cards are not journalled");
+        CapabilityRegistry restarted = new CapabilityRegistry(CardVerifier.WITHOUT_TRUST_BUNDLE);
+        restarted.apply(new org.switchboard.journal.JournalEvent(7, p.mutation().events().get(0).kind(),
+                p.mutation().events().get(0).payload(), T0));
+        assertEquals(registry.manifest(T0 + 1).get(0), restarted.manifest(T0 + 1).get(0));
+        assertEquals(1, restarted.manifest(T0 + 1).size());
+        assertTrue(restarted.manifest(T0 + CapabilityRegistry.PERSISTENT_TTL_SECONDS + 1).isEmpty(),
+                "24 h after the original refresh the replayed registration is gone");
+    }
+
+    @Test
+    void failedJournalAppendAppliesNothing() {
+        assertThrows(org.switchboard.synapse.idempotency.CommitFailedException.class, () -> registry.advertise(
+                json("{'persist':true}"), "proj/alice", T0, m -> { throw new IllegalStateException("disk"); }));
+        assertTrue(registry.manifest(T0).isEmpty());
     }
 
     @Test

@@ -1,0 +1,64 @@
+package org.switchboard.synapse.board;
+
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Set;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.claims.CoordinationState;
+import org.switchboard.synapse.idempotency.HubReply;
+import org.switchboard.synapse.idempotency.MutationFlow;
+
+/**
+ * The blackboard verbs (§10): {@code ledger_task}, {@code ledger_task_update},
+ * {@code ledger_progress} and {@code board_request}. Board appends are awaited, so a journal
+ * failure reaches the {@link Blackboard}, which rolls back and answers with the §10.6 sentence.
+ */
+@ApplicationScoped
+public class BoardHandler implements VerbHandler {
+
+    private static final Logger LOG = Logger.getLogger(BoardHandler.class.getName());
+    private static final Set<String> TYPES = Set.of("ledger_task", "ledger_task_update", "ledger_progress",
+            "board_request");
+
+    @Inject
+    CoordinationState state;
+
+    @Override
+    public Set<String> types() {
+        return TYPES;
+    }
+
+    @Override
+    public boolean mutating(String type) {
+        return !"board_request".equals(type);
+    }
+
+    @Override
+    public void handle(InboundFrame in, SynapseContext ctx) {
+        Blackboard board = state.board();
+        String sender = in.sender();
+        if ("board_request".equals(in.type())) {
+            HubReply reply = HubReply.toRequester("board_snapshot", "Board snapshot",
+                    JSON.createObjectBuilder().add("board", board.snapshot()).build());
+            in.connection().send(reply.toFrame(sender, ctx.frames().now(), ctx.frames().hubId()).toString());
+            return;
+        }
+        state.flow().run(in, ctx, true, (commit, now) -> {
+            BoardVerdict verdict = switch (in.type()) {
+                case "ledger_task" -> board.declare(in.frame(), sender, now, commit);
+                case "ledger_task_update" -> board.update(in.frame(), sender, now, commit);
+                default -> board.progress(in.frame(), sender, now, commit);
+            };
+            if (verdict.failure() != null) {
+                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + sender + " rolled back", verdict.failure());
+            }
+            return verdict.mutation();
+        }, error -> { });
+    }
+}

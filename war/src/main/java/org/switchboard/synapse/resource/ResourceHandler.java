@@ -1,0 +1,37 @@
+package org.switchboard.synapse.resource;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Set;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.claims.CoordinationState;
+
+/**
+ * {@code resource} (§12; the dispatcher folds {@code resource_offer} and {@code offer_resource}
+ * into it): journals the offer (awaited) and broadcasts {@code resource_offered}.
+ */
+@ApplicationScoped
+public class ResourceHandler implements VerbHandler {
+
+    @Inject
+    CoordinationState state;
+
+    @Override
+    public Set<String> types() {
+        return Set.of("resource");
+    }
+
+    @Override
+    public boolean mutating(String type) {
+        return true;
+    }
+
+    @Override
+    public void handle(InboundFrame in, SynapseContext ctx) {
+        ResourceOffers offers = state.resources();
+        state.flow().run(in, ctx, true,
+                (commit, now) -> offers.offer(in.frame(), in.sender(), now, commit).mutation(), error -> { });
+    }
+}
