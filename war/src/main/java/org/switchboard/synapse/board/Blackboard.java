@@ -1,6 +1,6 @@
 package org.switchboard.synapse.board;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -158,14 +158,14 @@ public final class Blackboard {
 
     private BoardVerdict commitTask(LedgerTask next, JsonObject frame, String replyType, String sentence,
                                     MutationCommit commit) {
-        JsonObjectBuilder payload = JSON.createObjectBuilder(next.projection());
+        JsonObjectBuilder payload = PROVIDER.createObjectBuilder(next.projection());
         JsonValue parent = frame.get("causal_parent");
         if (parent != null && parent.getValueType() == JsonValue.ValueType.OBJECT) {
             payload.add("causal_parent", parent); // beside the task fields, never inside task projections
         }
         Mutation mutation = new Mutation(
                 List.of(new JournalEvent.Draft("ledger_task", payload.build())),
-                List.of(HubReply.toAll(replyType, sentence, JSON.createObjectBuilder().add("task", next.projection()).build())));
+                List.of(HubReply.toAll(replyType, sentence, PROVIDER.createObjectBuilder().add("task", next.projection()).build())));
         try {
             commit.commit(mutation);
         } catch (Exception e) {
@@ -255,7 +255,7 @@ public final class Blackboard {
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("ledger_progress", note.projection())),
                     List.of(HubReply.toAll("ledger_progress_posted", "Progress from " + sender,
-                            JSON.createObjectBuilder().add("note", note.projection()).build())));
+                            PROVIDER.createObjectBuilder().add("note", note.projection()).build())));
             try {
                 commit.commit(mutation);
             } catch (Exception e) {
@@ -315,13 +315,13 @@ public final class Blackboard {
                 shown = new ArrayList<>(shown.subList(0, limits.taskCap()));
                 shown.sort(Comparator.comparing(LedgerTask::taskId));
             }
-            JsonArrayBuilder t = JSON.createArrayBuilder();
+            JsonArrayBuilder t = PROVIDER.createArrayBuilder();
             shown.forEach(task -> t.add(task.projection()));
-            JsonArrayBuilder ready = JSON.createArrayBuilder();
+            JsonArrayBuilder ready = PROVIDER.createArrayBuilder();
             readyIds().forEach(ready::add);
-            JsonArrayBuilder notes = JSON.createArrayBuilder();
+            JsonArrayBuilder notes = PROVIDER.createArrayBuilder();
             progress.all().forEach(n -> notes.add(n.projection()));
-            JsonObjectBuilder b = JSON.createObjectBuilder().add("tasks", t).add("ready", ready).add("progress", notes);
+            JsonObjectBuilder b = PROVIDER.createObjectBuilder().add("tasks", t).add("ready", ready).add("progress", notes);
             if (capped) {
                 b.add("total_tasks", tasks.size()).add("truncated", truncated).add("task_cap", limits.taskCap());
             }

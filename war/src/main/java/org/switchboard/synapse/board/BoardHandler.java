@@ -1,6 +1,6 @@
 package org.switchboard.synapse.board;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -45,7 +45,7 @@ public class BoardHandler implements VerbHandler {
         String sender = in.sender();
         if ("board_request".equals(in.type())) {
             HubReply reply = HubReply.toRequester("board_snapshot", "Board snapshot",
-                    JSON.createObjectBuilder().add("board", board.snapshot()).build());
+                    PROVIDER.createObjectBuilder().add("board", board.snapshot()).build());
             in.connection().send(reply.toFrame(sender, ctx.frames().now(), ctx.frames().hubId()).toString());
             return;
         }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.board;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -47,9 +47,9 @@ public record LedgerTask(String taskId, String title, String description, List<S
 
     /** The {@code task} projection of {@code ledger_task_posted}, {@code board_snapshot} and the journal. */
     public JsonObject projection() {
-        JsonArrayBuilder deps = JSON.createArrayBuilder();
+        JsonArrayBuilder deps = PROVIDER.createArrayBuilder();
         dependsOn.forEach(deps::add);
-        return JSON.createObjectBuilder()
+        return PROVIDER.createObjectBuilder()
                 .add("task_id", taskId)
                 .add("title", title)
                 .add("description", description)

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.board;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -23,7 +23,7 @@ public record ProgressNote(String taskId, String author, String kind, String tex
 
     /** The wire/journal projection {@code {task_id, author, kind, text, posted_at}}. */
     public JsonObject projection() {
-        return JSON.createObjectBuilder()
+        return PROVIDER.createObjectBuilder()
                 .add("task_id", taskId)
                 .add("author", author)
                 .add("kind", kind)

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.capability;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,7 +37,7 @@ public class CapabilityHandler implements VerbHandler {
         if ("manifest_request".equals(in.type())) {
             double now = ctx.frames().now();
             HubReply reply = HubReply.toRequester("manifest_snapshot", "Manifest snapshot",
-                    JSON.createObjectBuilder().add("manifest", registry.manifest(now)).build());
+                    PROVIDER.createObjectBuilder().add("manifest", registry.manifest(now)).build());
             in.connection().send(reply.toFrame(in.sender(), now, ctx.frames().hubId()).toString());
             return;
         }

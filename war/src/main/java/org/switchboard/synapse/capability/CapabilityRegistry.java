@@ -1,6 +1,6 @@
 package org.switchboard.synapse.capability;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -113,7 +113,7 @@ public final class CapabilityRegistry {
         if (persist && !projectScoped(agent)) {
             return refused(PERSIST_NEEDS_SEAT);
         }
-        JsonObjectBuilder card = JSON.createObjectBuilder()
+        JsonObjectBuilder card = PROVIDER.createObjectBuilder()
                 .add("agent", agent)
                 .add("description", text(frame.get("description")))
                 .add("skills", Contracts.strings(frame.get("skills")))
@@ -126,7 +126,7 @@ public final class CapabilityRegistry {
                         ? frame.get("meta") : JsonValue.NULL)
                 .add("signature", isAbsent(frame.get("signature")) ? JsonValue.NULL : frame.get("signature"));
         JsonObject unverified = card.build();
-        JsonObject projected = JSON.createObjectBuilder(unverified)
+        JsonObject projected = PROVIDER.createObjectBuilder(unverified)
                 .add("verification", verifier.verify(unverified))
                 .add("advertised_at", now)
                 .build();
@@ -134,10 +134,10 @@ public final class CapabilityRegistry {
         JsonObject shown = persist ? withRegistration(projected, dispatchable) : projected;
         String sentence = "Capability advertised by " + agent;
         List<JournalEvent.Draft> events = persist ? List.of(new JournalEvent.Draft(REGISTRATION_EVENT,
-                JSON.createObjectBuilder().add("agent", agent).add("advertised_by", sender)
+                PROVIDER.createObjectBuilder().add("agent", agent).add("advertised_by", sender)
                         .add("dispatchable", dispatchable).add("card", projected).build())) : List.of();
         Mutation mutation = new Mutation(events, List.of(HubReply.toAll(
-                "capability_advertised", sentence, JSON.createObjectBuilder().add("agent", agent).add("card", shown).build())));
+                "capability_advertised", sentence, PROVIDER.createObjectBuilder().add("agent", agent).add("card", shown).build())));
         if (persist) {
             try {
                 commit.commit(mutation);
@@ -206,7 +206,7 @@ public final class CapabilityRegistry {
     public synchronized JsonArray manifest(double now) {
         TreeSet<String> agents = new TreeSet<>(live.keySet());
         agents.addAll(persistent.keySet());
-        JsonArrayBuilder out = JSON.createArrayBuilder();
+        JsonArrayBuilder out = PROVIDER.createArrayBuilder();
         for (String agent : agents) {
             Entry l = live.get(agent);
             if (l != null && now - l.advertisedAt() >= liveTtl) {
@@ -232,7 +232,7 @@ public final class CapabilityRegistry {
     }
 
     private static JsonObject withRegistration(JsonObject card, boolean dispatchable) {
-        return JSON.createObjectBuilder(card).add("persistent", true).add("dispatchable", dispatchable).build();
+        return PROVIDER.createObjectBuilder(card).add("persistent", true).add("dispatchable", dispatchable).build();
     }
 
     /** {@code <project>/<seat>} with both parts non-empty. */

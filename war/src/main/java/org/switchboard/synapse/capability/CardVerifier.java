@@ -1,6 +1,6 @@
 package org.switchboard.synapse.capability;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
@@ -24,12 +24,12 @@ public interface CardVerifier {
     CardVerifier WITHOUT_TRUST_BUNDLE = card -> {
         JsonValue signature = card.get("signature");
         if (signature == null || signature.getValueType() == JsonValue.ValueType.NULL) {
-            return JSON.createObjectBuilder().add("detail", "unsigned card").add("result", "missing_signature").build();
+            return PROVIDER.createObjectBuilder().add("detail", "unsigned card").add("result", "missing_signature").build();
         }
         if (signature.getValueType() != JsonValue.ValueType.OBJECT) {
-            return JSON.createObjectBuilder().add("detail", "signature is not an object").add("result", "bad_signature").build();
+            return PROVIDER.createObjectBuilder().add("detail", "signature is not an object").add("result", "bad_signature").build();
         }
-        var b = JSON.createObjectBuilder().add("detail", "no card trust bundle configured").add("result", "unknown_key");
+        var b = PROVIDER.createObjectBuilder().add("detail", "no card trust bundle configured").add("result", "unknown_key");
         if (signature.asJsonObject().get("key_id") instanceof JsonString keyId) {
             b.add("key_id", keyId.getString());
         }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.capability;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -37,7 +37,7 @@ public final class Contracts {
                 }
             }
         }
-        JsonArrayBuilder out = JSON.createArrayBuilder();
+        JsonArrayBuilder out = PROVIDER.createArrayBuilder();
         byClass.values().forEach(out::add);
         return out.build();
     }
@@ -57,7 +57,7 @@ public final class Contracts {
         if (cls.isEmpty() || byClass.containsKey(cls)) {
             return;
         }
-        byClass.put(cls, JSON.createObjectBuilder()
+        byClass.put(cls, PROVIDER.createObjectBuilder()
                 .add("task_class", cls)
                 .add("input_schema", object(o.containsKey("input_schema") ? o.get("input_schema") : o.get("inputs")))
                 .add("output_schema", object(o.containsKey("output_schema") ? o.get("output_schema") : o.get("outputs")))
@@ -76,7 +76,7 @@ public final class Contracts {
 
     /** Keeps the string items of a list; anything else is {@code []}. */
     static JsonArray strings(JsonValue v) {
-        JsonArrayBuilder b = JSON.createArrayBuilder();
+        JsonArrayBuilder b = PROVIDER.createArrayBuilder();
         if (v instanceof JsonArray a) {
             for (JsonValue item : a) {
                 if (item instanceof JsonString s) {

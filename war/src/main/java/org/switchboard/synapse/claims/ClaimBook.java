@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
@@ -193,7 +193,7 @@ public final class ClaimBook {
                 reasonCode);
         Mutation mutation = Mutation.refusal(
                 List.of(new JournalEvent.Draft(ClaimDenialEvidence.EVENT_KIND, evidence)),
-                List.of(HubReply.toRequester("claim_denied", sentence, JSON.createObjectBuilder()
+                List.of(HubReply.toRequester("claim_denied", sentence, PROVIDER.createObjectBuilder()
                         .add("task_id", request.taskId()).add("reason_code", reasonCode).build())));
         commitOrThrow(commit, mutation);
         return new ClaimDecision.Denied(request.taskId(), reasonCode, sentence, evidence, mutation);
@@ -240,24 +240,24 @@ public final class ClaimBook {
                 refusal = staleEpoch(claim);
             }
             if (refusal != null) {
-                JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId);
+                JsonObjectBuilder f = PROVIDER.createObjectBuilder().add("task_id", taskId);
                 keyedFields(request, f);
                 return refused(taskId, refusal, HubReply.toRequester("release_denied", refusal, f.build()));
             }
-            JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId).add("owner", sender);
+            JsonObjectBuilder f = PROVIDER.createObjectBuilder().add("task_id", taskId).add("owner", sender);
             keyedFields(request, f);
             f.add("receipt", request.receipt().toJson(taskId, sender));
             String sentence = "Task '" + taskId + "' released by " + sender + ".";
             List<JournalEvent.Draft> events = new ArrayList<>();
             List<HubReply> replies = new ArrayList<>();
-            events.add(new JournalEvent.Draft("release", JSON.createObjectBuilder().add("task_id", taskId).build()));
+            events.add(new JournalEvent.Draft("release", PROVIDER.createObjectBuilder().add("task_id", taskId).build()));
             replies.add(HubReply.toAll("release_granted", sentence, f.build()));
             ProgressNote note = null;
             if (request.receipt().warrantsNote()) {
                 note = new ProgressNote(taskId, sender, "assessment", request.receipt().noteText(), now);
                 events.add(new JournalEvent.Draft("ledger_progress", note.projection()));
                 replies.add(HubReply.toAll("ledger_progress_posted", "Release receipt from " + sender,
-                        JSON.createObjectBuilder().add("note", note.projection()).build()));
+                        PROVIDER.createObjectBuilder().add("note", note.projection()).build()));
             }
             Mutation mutation = new Mutation(events, replies);
             commitOrThrow(commit, mutation);
@@ -320,7 +320,7 @@ public final class ClaimBook {
             String sentence = "Task '" + taskId + "' updated by " + sender + ".";
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("task_update", updated.snapshot())),
-                    List.of(HubReply.toAll("task_updated", sentence, JSON.createObjectBuilder()
+                    List.of(HubReply.toAll("task_updated", sentence, PROVIDER.createObjectBuilder()
                             .add("task_id", taskId).add("owner", sender).add("status", updated.status())
                             .add("data_ref", updated.dataRef()).add("version", updated.version()).build())));
             commitOrThrow(commit, mutation);
@@ -377,7 +377,7 @@ public final class ClaimBook {
             }
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("handoff_denied", refusal,
-                        JSON.createObjectBuilder().add("task_id", taskId).build()));
+                        PROVIDER.createObjectBuilder().add("task_id", taskId).build()));
             }
             String note = FrameFields.trimmed(frame, "note");
             TaskClaim moved = new TaskClaim(taskId, to, note.isEmpty() ? claim.note() : note, now,
@@ -385,7 +385,7 @@ public final class ClaimBook {
                     claim.checkpoint(), claim.git(), claim.quotaPrincipal());
             ProgressNote progress = new ProgressNote(taskId, sender, "note",
                     "handed off to " + to + (note.isEmpty() ? "" : ": " + note), now);
-            JsonObjectBuilder f = JSON.createObjectBuilder()
+            JsonObjectBuilder f = PROVIDER.createObjectBuilder()
                     .add("task_id", taskId).add("owner", to).add("previous_owner", sender)
                     .add("note", moved.note()).add("status", moved.status()).add("worktree", moved.scope().worktree())
                     .add("paths", moved.projection().get("paths")).add("epoch", moved.epoch())
@@ -400,7 +400,7 @@ public final class ClaimBook {
                             new JournalEvent.Draft("ledger_progress", progress.projection())),
                     List.of(HubReply.toAll("handoff_granted", sentence, f.build()),
                             HubReply.toAll("ledger_progress_posted", "Progress from " + sender,
-                                    JSON.createObjectBuilder().add("note", progress.projection()).build())));
+                                    PROVIDER.createObjectBuilder().add("note", progress.projection()).build())));
             commitOrThrow(commit, mutation);
             put(moved);
             dropWait(to, taskId);
@@ -433,13 +433,13 @@ public final class ClaimBook {
             }
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("checkpoint_denied", refusal,
-                        JSON.createObjectBuilder().add("task_id", taskId).build()));
+                        PROVIDER.createObjectBuilder().add("task_id", taskId).build()));
             }
             TaskClaim updated = claim.withCheckpoint(token);
             String sentence = "Checkpoint saved for task '" + taskId + "'.";
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("checkpoint", updated.snapshot())),
-                    List.of(HubReply.toRequester("checkpoint_saved", sentence, JSON.createObjectBuilder()
+                    List.of(HubReply.toRequester("checkpoint_saved", sentence, PROVIDER.createObjectBuilder()
                             .add("task_id", taskId).add("version", updated.version()).build())));
             commitOrThrow(commit, mutation);
             put(updated);
@@ -462,7 +462,7 @@ public final class ClaimBook {
             String taskId = FrameFields.raw(frame, "task_id", "payload").strip();
             TaskClaim claim = claims.get(taskId);
             String refusal = null;
-            JsonObjectBuilder f = JSON.createObjectBuilder().add("task_id", taskId);
+            JsonObjectBuilder f = PROVIDER.createObjectBuilder().add("task_id", taskId);
             if (taskId.isEmpty()) {
                 refusal = TASK_ID_REQUIRED_SENTENCE;
             } else if (claim == null) {
@@ -701,7 +701,7 @@ public final class ClaimBook {
 
     /** The live claims as a JSON array of projections (for {@code state_snapshot}). */
     public jakarta.json.JsonArray projections(double now) {
-        JsonArrayBuilder a = JSON.createArrayBuilder();
+        JsonArrayBuilder a = PROVIDER.createArrayBuilder();
         liveClaims(now).forEach(c -> a.add(c.projection()));
         return a.build();
     }

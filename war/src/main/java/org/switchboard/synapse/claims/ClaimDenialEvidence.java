@@ -1,11 +1,12 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import org.switchboard.synapse.wire.CanonicalJson;
+
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.List;
-import org.switchboard.synapse.idempotency.CanonicalJson;
 
 /**
  * Content-minimised {@code claim_denial} journal payload (synapse-core §9.3, synapse-advanced §9):
@@ -25,7 +26,7 @@ public final class ClaimDenialEvidence {
     public static JsonObject of(String claimant, String rawTaskId, String worktree, List<String> normalisedPaths,
                                 String reasonCode) {
         boolean truncated = claimant.length() > CLAIMANT_CHARS;
-        return JSON.createObjectBuilder()
+        return PROVIDER.createObjectBuilder()
                 .add("claimant", truncated ? claimant.substring(0, CLAIMANT_CHARS) : claimant)
                 .add("claimant_sha256", CanonicalJson.sha256Hex(claimant))
                 .add("claimant_truncated", truncated)
@@ -40,9 +41,9 @@ public final class ClaimDenialEvidence {
 
     /** SHA-256 of CJ-UTF8 {@code {"paths":[…],"worktree":"…"}}. */
     public static String scopeSha256(String worktree, List<String> normalisedPaths) {
-        JsonArrayBuilder paths = JSON.createArrayBuilder();
+        JsonArrayBuilder paths = PROVIDER.createArrayBuilder();
         normalisedPaths.forEach(paths::add);
         return CanonicalJson.sha256Hex(CanonicalJson.utf8(
-                JSON.createObjectBuilder().add("paths", paths).add("worktree", worktree).build()));
+                PROVIDER.createObjectBuilder().add("paths", paths).add("worktree", worktree).build()));
     }
 }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -59,11 +59,11 @@ public record ClaimRequest(String rawTaskId, String taskId, String note, double 
             return JsonValue.NULL;
         }
         JsonObject o = v.asJsonObject();
-        JsonObjectBuilder b = JSON.createObjectBuilder();
-        b.add("branch", o.get("branch") == null ? JSON.createValue("") : o.get("branch"));
-        b.add("base", o.get("base") == null || o.get("base") == JsonValue.NULL ? JSON.createValue("main") : o.get("base"));
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder();
+        b.add("branch", o.get("branch") == null ? PROVIDER.createValue("") : o.get("branch"));
+        b.add("base", o.get("base") == null || o.get("base") == JsonValue.NULL ? PROVIDER.createValue("main") : o.get("base"));
         b.add("auto_release_on", o.get("auto_release_on") == null || o.get("auto_release_on") == JsonValue.NULL
-                ? JSON.createValue("merge") : o.get("auto_release_on"));
+                ? PROVIDER.createValue("merge") : o.get("auto_release_on"));
         for (Map.Entry<String, JsonValue> e : o.entrySet()) {
             if (!e.getKey().equals("branch") && !e.getKey().equals("base") && !e.getKey().equals("auto_release_on")) {
                 b.add(e.getKey(), e.getValue());

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,9 +30,9 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
     public void contribute(String requester, JsonObjectBuilder snapshot) {
         double now = now();
         snapshot.add("active_claims", state.book().projections(now));
-        JsonArrayBuilder resources = JSON.createArrayBuilder();
+        JsonArrayBuilder resources = PROVIDER.createArrayBuilder();
         for (ResourceOffer offer : state.resources().live(now)) {
-            resources.add(JSON.createObjectBuilder().add("agent", offer.agent()).add("kind", offer.kind())
+            resources.add(PROVIDER.createObjectBuilder().add("agent", offer.agent()).add("kind", offer.kind())
                     .add("name", offer.name()).add("capacity", offer.capacity()).add("meta", offer.meta()));
         }
         snapshot.add("resources", resources);

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import java.util.ArrayList;
@@ -67,13 +67,13 @@ public final class DarkSeatWatch {
     }
 
     private static HubReply alert(String identity, List<String> claims, List<String> tasks, double missingFor) {
-        JsonArrayBuilder c = JSON.createArrayBuilder();
+        JsonArrayBuilder c = PROVIDER.createArrayBuilder();
         new TreeSet<>(claims).forEach(c::add);
-        JsonArrayBuilder t = JSON.createArrayBuilder();
+        JsonArrayBuilder t = PROVIDER.createArrayBuilder();
         new TreeSet<>(tasks).forEach(t::add);
         return HubReply.toAll("dark_seat_alert",
                 "Dark seat: " + identity + " owns live work without a fresh -rx waiter.",
-                JSON.createObjectBuilder()
+                PROVIDER.createObjectBuilder()
                         .add("identity", identity)
                         .add("claims", c)
                         .add("tasks", t)

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -69,7 +69,7 @@ public final class ReleaseConfirmation {
                 || !record.operationKey().equals(keyOf(commit.payload()))) {
             return unknown(q);
         }
-        return JSON.createObjectBuilder()
+        return PROVIDER.createObjectBuilder()
                 .add("status", "confirmed")
                 .add("task_id", taskId)
                 .add("owner", sender)
@@ -91,7 +91,7 @@ public final class ReleaseConfirmation {
     }
 
     private static JsonObject unknown(JsonObject q) {
-        JsonObjectBuilder b = JSON.createObjectBuilder().add("status", "unknown");
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder().add("status", "unknown");
         if (q != null) {
             for (String k : new String[] {"task_id", "operation_id", "request_digest"}) {
                 if (q.get(k) != null) {

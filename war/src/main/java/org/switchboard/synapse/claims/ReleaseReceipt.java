@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -46,7 +46,7 @@ public record ReleaseReceipt(Map<String, List<String>> lists, JsonValue confiden
         JsonValue confidence = null;
         JsonValue c = frame.get("confidence");
         if (c instanceof JsonString s) {
-            confidence = JSON.createValue(cut(s.getString()));
+            confidence = PROVIDER.createValue(cut(s.getString()));
         } else if (c instanceof JsonNumber) {
             confidence = c;
         }
@@ -128,14 +128,14 @@ public record ReleaseReceipt(Map<String, List<String>> lists, JsonValue confiden
 
     /** The {@code receipt} object of {@code release_granted}. */
     public JsonObject toJson(String taskId, String owner) {
-        JsonObjectBuilder b = JSON.createObjectBuilder().add("task_id", taskId).add("owner", owner).add("released", true);
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder().add("task_id", taskId).add("owner", owner).add("released", true);
         for (String field : LIST_FIELDS) {
-            JsonArrayBuilder a = JSON.createArrayBuilder();
+            JsonArrayBuilder a = PROVIDER.createArrayBuilder();
             lists.get(field).forEach(a::add);
             b.add(field, a);
         }
         b.add("epistemic_status", epistemicStatus());
-        JsonArrayBuilder r = JSON.createArrayBuilder();
+        JsonArrayBuilder r = PROVIDER.createArrayBuilder();
         epistemicReasons().forEach(r::add);
         b.add("epistemic_reasons", r);
         if (confidence != null) {

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonString;
@@ -61,7 +61,7 @@ public final class ScopePaths {
 
     /** Normalises a list of Java strings (same rules). */
     public static List<String> normalise(List<String> paths, int maxPaths) {
-        jakarta.json.JsonArrayBuilder b = JSON.createArrayBuilder();
+        jakarta.json.JsonArrayBuilder b = PROVIDER.createArrayBuilder();
         paths.forEach(b::add);
         return normalise(b.build(), maxPaths);
     }

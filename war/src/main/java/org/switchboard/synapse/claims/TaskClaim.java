@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
@@ -71,9 +71,9 @@ public record TaskClaim(String taskId, String owner, String note, double claimed
     }
 
     private JsonObjectBuilder fields(boolean withPrincipal) {
-        JsonArrayBuilder p = JSON.createArrayBuilder();
+        JsonArrayBuilder p = PROVIDER.createArrayBuilder();
         scope.paths().forEach(p::add);
-        JsonObjectBuilder b = JSON.createObjectBuilder()
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder()
                 .add("task_id", taskId)
                 .add("owner", owner)
                 .add("note", note)

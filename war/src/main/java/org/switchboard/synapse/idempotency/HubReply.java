@@ -1,6 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -30,7 +30,7 @@ public record HubReply(String type, boolean broadcast, String payload, JsonObjec
 
     /** The full frame; {@code requester} is used as target of private replies. */
     public JsonObject toFrame(String requester, double timestamp, String hubId) {
-        JsonObjectBuilder b = JSON.createObjectBuilder()
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder()
                 .add("sender", IdempotencyLedger.HUB_SENDER)
                 .add("target", broadcast ? "all" : requester)
                 .add("type", type)

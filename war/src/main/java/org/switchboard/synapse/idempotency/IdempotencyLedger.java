@@ -1,6 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -194,7 +194,7 @@ public final class IdempotencyLedger {
 
     /** The conflict error: only {@code timestamp} and {@code hub_id} are copied from the stored response. */
     public static JsonObject conflictError(JsonObject storedResponse, String target) {
-        JsonObjectBuilder b = JSON.createObjectBuilder()
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder()
                 .add("sender", HUB_SENDER)
                 .add("target", target)
                 .add("type", "error")

@@ -1,5 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
+import org.switchboard.synapse.wire.NonCanonicalException;
+
 import jakarta.json.JsonObject;
 import java.util.List;
 import java.util.Map;

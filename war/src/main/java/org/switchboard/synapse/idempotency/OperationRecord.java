@@ -1,6 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -25,7 +25,7 @@ public record OperationRecord(String operationKey, String requestDigest, JsonObj
 
     /** Journal payload for this record (the commit seq is the row's own seq, so it is not stored). */
     public JsonObject toPayload() {
-        JsonObjectBuilder b = JSON.createObjectBuilder()
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder()
                 .add("operation_key", operationKey)
                 .add("key", operationKey)
                 .add("request_digest", requestDigest)
@@ -43,7 +43,7 @@ public record OperationRecord(String operationKey, String requestDigest, JsonObj
      */
     public static JsonObject payloadAfterEvents(String operationKey, String requestDigest, JsonObject response,
                                                 int eventCount) {
-        return JSON.createObjectBuilder()
+        return PROVIDER.createObjectBuilder()
                 .add("operation_key", operationKey)
                 .add("key", operationKey)
                 .add("request_digest", requestDigest)

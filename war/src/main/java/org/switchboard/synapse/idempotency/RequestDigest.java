@@ -1,6 +1,9 @@
 package org.switchboard.synapse.idempotency;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.NonCanonicalException;
+
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -29,7 +32,7 @@ public final class RequestDigest {
      * the bound name, {@code type} replaced by its normalised verb, {@code token} removed.
      */
     public static JsonObject routed(JsonObject frame, String boundSender, String normalisedType) {
-        JsonObjectBuilder b = JSON.createObjectBuilder();
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder();
         for (Map.Entry<String, jakarta.json.JsonValue> e : frame.entrySet()) {
             if (!e.getKey().equals("token")) {
                 b.add(e.getKey(), e.getValue());
@@ -42,7 +45,7 @@ public final class RequestDigest {
 
     /** Lowercase hex digest of a routed request; throws {@link NonCanonicalException}. */
     public static String of(JsonObject routedRequest) {
-        JsonObjectBuilder b = JSON.createObjectBuilder();
+        JsonObjectBuilder b = PROVIDER.createObjectBuilder();
         for (Map.Entry<String, jakarta.json.JsonValue> e : routedRequest.entrySet()) {
             if (!EXCLUDED_KEYS.contains(e.getKey())) {
                 b.add(e.getKey(), e.getValue());

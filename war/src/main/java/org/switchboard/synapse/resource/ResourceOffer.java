@@ -1,6 +1,6 @@
 package org.switchboard.synapse.resource;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -26,7 +26,7 @@ public record ResourceOffer(String agent, String kind, String name, long capacit
 
     /** Journal payload {@code {agent, kind, name, capacity, meta, offered_at}}. */
     public JsonObject payload() {
-        return JSON.createObjectBuilder().add("agent", agent).add("kind", kind).add("name", name)
+        return PROVIDER.createObjectBuilder().add("agent", agent).add("kind", kind).add("name", name)
                 .add("capacity", capacity).add("meta", meta).add("offered_at", offeredAt).build();
     }
 

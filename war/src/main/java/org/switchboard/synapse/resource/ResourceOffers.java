@@ -1,6 +1,6 @@
 package org.switchboard.synapse.resource;
 
-import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+import static org.switchboard.synapse.wire.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -82,7 +82,7 @@ public final class ResourceOffers {
         String sentence = "Resource offered by " + sender;
         Mutation mutation = new Mutation(
                 List.of(new JournalEvent.Draft("resource", offer.payload())),
-                List.of(HubReply.toAll("resource_offered", sentence, JSON.createObjectBuilder()
+                List.of(HubReply.toAll("resource_offered", sentence, PROVIDER.createObjectBuilder()
                         .add("agent", sender).add("kind", kind).add("name", name).add("key", offer.key()).build())));
         try {
             commit.commit(mutation);

@@ -16,33 +16,54 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * Canonical JSON of synapse-core §15.4 (sorted keys by code point, no whitespace, ASCII-only
- * escaping, Python {@code repr} floats) and its SHA-256 digest, used for request digests and
- * chat content digests (§7.7).
+ * Strict canonical JSON (synapse-core §15.4, synapse-advanced §1.3): keys sorted by code point,
+ * no whitespace, Python-{@code repr} floats; {@link #ascii} escapes every non-ASCII character
+ * (CJ-ASCII), {@link #utf8} keeps it raw (CJ-UTF8).
+ *
+ * <p>Numbers: a JSON number whose decimal form has scale 0 (written without fraction or
+ * exponent) stays an integer; every other number is a float rendered the way Python's
+ * {@code repr(float)} does. Stateless and thread-safe.
  */
 public final class CanonicalJson {
+
+    private static final HexFormat HEX = HexFormat.of();
 
     private CanonicalJson() {
     }
 
-    /** Lower-case hex SHA-256 of the canonical form. */
-    public static String sha256Hex(JsonValue value) {
-        try {
-            MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            return HexFormat.of().formatHex(digest.digest(canonical(value).getBytes(StandardCharsets.US_ASCII)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** The canonical text; throws {@link IllegalArgumentException} for non-finite numbers. */
-    public static String canonical(JsonValue value) {
+    /** CJ-ASCII text of {@code value}; throws {@link NonCanonicalException} if not representable. */
+    public static String ascii(JsonValue value) {
         StringBuilder out = new StringBuilder(256);
-        write(value, out);
+        write(value, out, true);
         return out.toString();
     }
 
-    private static void write(JsonValue value, StringBuilder out) {
+    /** CJ-UTF8 text of {@code value} (non-ASCII kept raw). */
+    public static String utf8(JsonValue value) {
+        StringBuilder out = new StringBuilder(256);
+        write(value, out, false);
+        return out.toString();
+    }
+
+    /** Lowercase hex SHA-256 of the CJ-ASCII form of {@code value} (request and chat content digests). */
+    public static String sha256Hex(JsonValue value) {
+        return sha256Hex(ascii(value));
+    }
+
+    /** Lowercase hex SHA-256 of the UTF-8 bytes of {@code text}. */
+    public static String sha256Hex(String text) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 missing from the JDK", e);
+        }
+    }
+
+    private static void write(JsonValue value, StringBuilder out, boolean asciiOnly) {
+        if (value == null) {
+            throw new NonCanonicalException("null Java reference");
+        }
         switch (value.getValueType()) {
             case OBJECT -> {
                 JsonObject object = (JsonObject) value;
@@ -55,33 +76,33 @@ public final class CanonicalJson {
                         out.append(',');
                     }
                     first = false;
-                    writeString(key, out);
+                    writeString(key, out, asciiOnly);
                     out.append(':');
-                    write(object.get(key), out);
+                    write(object.get(key), out, asciiOnly);
                 }
                 out.append('}');
             }
             case ARRAY -> {
+                JsonArray array = (JsonArray) value;
                 out.append('[');
-                boolean first = true;
-                for (JsonValue item : (JsonArray) value) {
-                    if (!first) {
+                for (int i = 0; i < array.size(); i++) {
+                    if (i > 0) {
                         out.append(',');
                     }
-                    first = false;
-                    write(item, out);
+                    write(array.get(i), out, asciiOnly);
                 }
                 out.append(']');
             }
-            case STRING -> writeString(((JsonString) value).getString(), out);
+            case STRING -> writeString(((JsonString) value).getString(), out, asciiOnly);
             case NUMBER -> writeNumber((JsonNumber) value, out);
             case TRUE -> out.append("true");
             case FALSE -> out.append("false");
             case NULL -> out.append("null");
-            default -> throw new IllegalArgumentException("unsupported JSON value");
+            default -> throw new NonCanonicalException("unsupported JSON value");
         }
     }
 
+    /** Python sorts str keys by code point; Java's String order is by UTF-16 unit, which differs for astral characters. */
     static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;
@@ -97,7 +118,7 @@ public final class CanonicalJson {
         return Integer.compare(a.length() - i, b.length() - j);
     }
 
-    private static void writeString(String s, StringBuilder out) {
+    private static void writeString(String s, StringBuilder out, boolean asciiOnly) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -110,10 +131,15 @@ public final class CanonicalJson {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    if (c >= 0x20 && c <= 0x7e) {
-                        out.append(c);
+                    // Python's ensure_ascii escapes everything outside ' '..'~' (so DEL too);
+                    // without it only control characters are escaped.
+                    boolean escape = c < 0x20 || (asciiOnly && c > 0x7e);
+                    if (escape) {
+                        out.append("\\u");
+                        String hex = Integer.toHexString(c);
+                        out.append("0000", 0, 4 - hex.length()).append(hex);
                     } else {
-                        out.append("\\u").append(String.format("%04x", (int) c));
+                        out.append(c);
                     }
                 }
             }
@@ -122,51 +148,88 @@ public final class CanonicalJson {
     }
 
     private static void writeNumber(JsonNumber number, StringBuilder out) {
-        String literal = number.toString();
-        boolean written = literal.indexOf('.') < 0 && literal.indexOf('e') < 0 && literal.indexOf('E') < 0;
-        if (written) {
-            out.append(number.bigIntegerValue().toString());
+        BigDecimal exact = number.bigDecimalValue();
+        if (exact.scale() == 0) {
+            out.append(exact.toBigInteger().toString());
             return;
         }
-        double d = number.doubleValue();
-        if (!Double.isFinite(d)) {
-            throw new IllegalArgumentException("non-finite number");
+        double d = exact.doubleValue();
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new NonCanonicalException("non-finite number");
         }
         out.append(pythonRepr(d));
     }
 
-    /** Python's {@code repr(float)}: shortest round-trip digits, exponent form below 1e-4 or from 1e16. */
+    /** Python {@code repr(float)}: shortest round-trip digits, exponent form below 1e-4 or from 1e16. */
     public static String pythonRepr(double d) {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
-            throw new IllegalArgumentException("non-finite number");
+            throw new NonCanonicalException("non-finite number");
         }
-        if (d == 0) {
-            return (1 / d < 0) ? "-0.0" : "0.0";
+        if (d == 0.0) {
+            return (1.0 / d < 0) ? "-0.0" : "0.0";
         }
+        String sign = d < 0 ? "-" : "";
+        BigDecimal shortest = shortestRoundTrip(Math.abs(d));
+        String digits = shortest.unscaledValue().toString();
+        // strip trailing zeros of the digit string (shortest already has none except for the single "0" case)
+        int end = digits.length();
+        while (end > 1 && digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        int trailing = digits.length() - end;
+        digits = digits.substring(0, end);
+        // value = 0.d1d2... * 10^decpt
+        int decpt = digits.length() - shortest.scale() + trailing;
+        StringBuilder sb = new StringBuilder(sign);
+        if (decpt <= -4 || decpt > 16) {
+            sb.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            int exp = decpt - 1;
+            sb.append('e').append(exp < 0 ? '-' : '+');
+            int abs = Math.abs(exp);
+            if (abs < 10) {
+                sb.append('0');
+            }
+            sb.append(abs);
+        } else if (decpt <= 0) {
+            sb.append("0.");
+            sb.append("0".repeat(-decpt));
+            sb.append(digits);
+        } else if (decpt >= digits.length()) {
+            sb.append(digits).append("0".repeat(decpt - digits.length())).append(".0");
+        } else {
+            sb.append(digits, 0, decpt).append('.').append(digits, decpt, digits.length());
+        }
+        return sb.toString();
+    }
+
+    /** The shortest decimal that parses back to {@code d}; among equals in length, the nearest. */
+    private static BigDecimal shortestRoundTrip(double d) {
         BigDecimal exact = new BigDecimal(d);
-        BigDecimal shortest = exact;
         for (int precision = 1; precision <= 17; precision++) {
-            BigDecimal candidate = exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
-            if (candidate.doubleValue() == d) {
-                shortest = candidate;
-                break;
+            BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+            BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+            boolean downOk = down.doubleValue() == d;
+            boolean upOk = up.doubleValue() == d;
+            if (downOk && upOk) {
+                int cmp = exact.subtract(down).compareTo(up.subtract(exact));
+                if (cmp < 0) {
+                    return down;
+                }
+                if (cmp > 0) {
+                    return up;
+                }
+                return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+            }
+            if (downOk) {
+                return down;
+            }
+            if (upOk) {
+                return up;
             }
         }
-        shortest = shortest.stripTrailingZeros();
-        String digits = shortest.unscaledValue().abs().toString();
-        int exponent = digits.length() - 1 - shortest.scale(); // decimal exponent of the first digit
-        String sign = d < 0 ? "-" : "";
-        if (exponent < -4 || exponent >= 16) {
-            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
-            String exp = String.format("%02d", Math.abs(exponent));
-            return sign + mantissa + "e" + (exponent < 0 ? "-" : "+") + exp;
-        }
-        if (exponent < 0) {
-            return sign + "0." + "0".repeat(-exponent - 1) + digits;
-        }
-        if (digits.length() <= exponent + 1) {
-            return sign + digits + "0".repeat(exponent + 1 - digits.length()) + ".0";
-        }
-        return sign + digits.substring(0, exponent + 1) + "." + digits.substring(exponent + 1);
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN));
     }
 }

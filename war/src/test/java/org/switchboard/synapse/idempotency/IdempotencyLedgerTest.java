@@ -1,5 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,7 +15,7 @@ import org.switchboard.journal.JournalEvent;
 
 class IdempotencyLedgerTest {
 
-    static final JsonObject RESPONSE = CanonicalJsonTest.parse("{\"sender\":\"SynapseHub\",\"target\":\"all\",\"type\":\"claim_granted\","
+    static final JsonObject RESPONSE = parse("{\"sender\":\"SynapseHub\",\"target\":\"all\",\"type\":\"claim_granted\","
             + "\"payload\":\"Task 't' claimed by proj/alice.\",\"timestamp\":1767226400.2,\"hub_id\":\"syn-1a2b3c4d\",\"task_id\":\"t\","
             + "\"owner\":\"proj/alice\",\"epoch\":7}");
 
@@ -29,7 +30,7 @@ class IdempotencyLedgerTest {
         assertFalse(IdempotencyLedger.covers("chat"));
         assertFalse(IdempotencyLedger.covers("advertise"));
         assertFalse(IdempotencyLedger.covers("wait_request"));
-        assertEquals("", IdempotencyLedger.idemKey(CanonicalJsonTest.parse("{\"idem_key\":5}")));
+        assertEquals("", IdempotencyLedger.idemKey(parse("{\"idem_key\":5}")));
     }
 
     @Test
@@ -85,8 +86,8 @@ class IdempotencyLedgerTest {
         String key = "a\u0000release\u0000k";
         OperationRecord rec = new OperationRecord(key, "dd", RESPONSE, 10, 0);
         ledger.apply(new JournalEvent(11, "idempotency", rec.toPayload(), 0));
-        ledger.apply(new JournalEvent(12, "idempotency", CanonicalJsonTest.parse("{\"key\":\"legacy\",\"response\":{\"type\":\"x\"}}"), 0));
-        ledger.apply(new JournalEvent(13, "claim", CanonicalJsonTest.parse("{\"key\":\"not-this\",\"response\":{}}"), 0));
+        ledger.apply(new JournalEvent(12, "idempotency", parse("{\"key\":\"legacy\",\"response\":{\"type\":\"x\"}}"), 0));
+        ledger.apply(new JournalEvent(13, "claim", parse("{\"key\":\"not-this\",\"response\":{}}"), 0));
         OperationRecord found = ledger.find(key);
         assertEquals(10, found.firstEventSeq());
         assertEquals(11, found.commitSeq());
@@ -127,5 +128,11 @@ class IdempotencyLedgerTest {
         }
         assertEquals(1, fresh.get(), "exactly one request mutates");
         assertEquals(7, replays.get());
+    }
+
+    private static JsonObject parse(String json) {
+        try (var reader = org.switchboard.synapse.wire.Jsons.PROVIDER.createReader(new java.io.StringReader(json))) {
+            return reader.readObject();
+        }
     }
 }

@@ -1,4 +1,6 @@
-package org.switchboard.synapse.idempotency;
+package org.switchboard.synapse.wire;
+
+import org.switchboard.synapse.idempotency.RequestDigest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,7 +11,7 @@ import jakarta.json.JsonReader;
 import java.io.StringReader;
 import org.junit.jupiter.api.Test;
 
-class CanonicalJsonTest {
+class CanonicalJsonStrictTest {
 
     static JsonObject parse(String json) {
         try (JsonReader r = Json.createReader(new StringReader(json))) {

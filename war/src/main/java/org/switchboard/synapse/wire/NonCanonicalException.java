@@ -1,8 +1,8 @@
-package org.switchboard.synapse.idempotency;
+package org.switchboard.synapse.wire;
 
 /**
  * The request cannot be written as strict canonical JSON (synapse-core §15.3): the handler answers
- * {@code error} {@link RequestDigest#NON_CANONICAL_SENTENCE} with {@code error_code}
+ * {@code error} {@code org.switchboard.synapse.idempotency.RequestDigest#NON_CANONICAL_SENTENCE} with {@code error_code}
  * {@code invalid_idempotency_request}.
  */
 public final class NonCanonicalException extends RuntimeException {
