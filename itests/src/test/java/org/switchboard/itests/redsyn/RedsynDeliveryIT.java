@@ -357,7 +357,7 @@ class RedsynDeliveryIT {
         String s1 = sid(first);
         assertEquals(s1, sid(sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/desk", "follow-up"), "thread", thread))),
                 "a follow-up in the thread lands in the same session");
-        String forced = sid(sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/desk#new", "fresh"), "thread", thread)));
+        String forced = sid(sent(ana, request(ANA_CLI, "acme/general/joel/desk#new", "fresh")));
         assertNotEquals(s1, forced, "#new forces a new session");
         String named = sid(sent(olga, request("acme/general/olga/cli", "acme/general/joel/desk#" + s1, "olga joins s1")));
         assertEquals(s1, named);
