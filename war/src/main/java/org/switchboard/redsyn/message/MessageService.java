@@ -52,7 +52,7 @@ public class MessageService {
     LinkCheck links;
 
     @Inject
-    SignatureCheck signatures;
+    SignatureVerifier signatures;
 
     @Inject
     TopicPublisher topics;

@@ -10,7 +10,7 @@ import org.switchboard.redsyn.directory.Caller;
  * {@code sig} is refused with 401 because nothing can verify it. Never treats a signature as valid.
  */
 @ApplicationScoped
-public class UnverifiableSignatures implements SignatureCheck {
+public class UnverifiableSignatures implements SignatureVerifier {
 
     @Override
     public SignatureVerdict check(Caller caller, JsonObject envelope, EnvelopeDraft draft, String messageId, String filesSha256) {

@@ -7,7 +7,7 @@ import org.switchboard.redsyn.directory.Caller;
  * Verifies the node signature of an envelope before it is stored: the seam the crypto package
  * (RFC 8785 canonical JSON, Ed25519, registered node keys) plugs into, as a CDI alternative.
  */
-public interface SignatureCheck {
+public interface SignatureVerifier {
 
     /**
      * Returns {@link SignatureVerdict#UNSIGNED} when the envelope has no {@code sig}; the verified
