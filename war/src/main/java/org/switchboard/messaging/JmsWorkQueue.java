@@ -27,7 +27,9 @@ import java.time.Duration;
         name = JmsWorkQueue.QUEUE,
         interfaceName = "jakarta.jms.Queue",
         resourceAdapter = JmsWorkQueue.RESOURCE_ADAPTER,
-        destinationName = JmsWorkQueue.QUEUE_NAME)
+        destinationName = JmsWorkQueue.QUEUE_NAME,
+        // The adapter's admin object reads the queue name from PhysicalName, not destinationName.
+        properties = "PhysicalName=" + JmsWorkQueue.QUEUE_NAME)
 public class JmsWorkQueue implements WorkQueue {
 
     /** Module name of the deployed adapter (the RAR's file name without extension). */

@@ -20,7 +20,6 @@ import java.util.logging.Logger;
     @ActivationConfigProperty(propertyName = "maximumRedeliveries", propertyValue = "5"),
     @ActivationConfigProperty(propertyName = "initialRedeliveryDelay", propertyValue = "1000"),
     @ActivationConfigProperty(propertyName = "useExponentialBackOff", propertyValue = "true"),
-    @ActivationConfigProperty(propertyName = "redeliveryBackOffMultiplier", propertyValue = "2")
 })
 public class WorkConsumer implements MessageListener {
 

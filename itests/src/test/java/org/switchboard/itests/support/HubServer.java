@@ -101,6 +101,11 @@ public final class HubServer implements AutoCloseable {
         launch();
     }
 
+    /** Process id of the running hub JVM (run-hub exec's java, so it is the launched process). */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean isAlive() {
         return process != null && process.isAlive();
     }

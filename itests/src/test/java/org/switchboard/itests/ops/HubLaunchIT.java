@@ -1,0 +1,87 @@
+package org.switchboard.itests.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HubServer;
+
+/** The hub as the README starts it: ready with its database and broker, loopback only, clean stop. */
+class HubLaunchIT {
+
+    private static HubServer hub;
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @BeforeAll
+    static void start() {
+        hub = HubServer.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hub != null) {
+            hub.stop();
+        }
+    }
+
+    @Test
+    void readinessReportsDatabaseAndBrokerUp() throws Exception {
+        HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(hub.http("/mphealth/ready")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, ready.statusCode());
+        String body = ready.body().replace(" ", "");
+        assertTrue(body.contains("\"status\":\"UP\""), body);
+        assertTrue(body.contains("\"database\":\"true\""), body);
+        assertTrue(body.contains("\"broker\":\"true\""), body);
+        HttpResponse<String> live = HTTP.send(HttpRequest.newBuilder(hub.http("/mphealth/live")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, live.statusCode());
+    }
+
+    @Test
+    void listensOnLoopbackOnly() throws Exception {
+        List<String> sockets = listeningSocketsOf(hub.pid());
+        assertFalse(sockets.isEmpty(), "found no listening socket for the hub process");
+        for (String local : sockets) {
+            assertTrue(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"),
+                    "hub listens beyond loopback: " + local + " (all: " + sockets + ")");
+        }
+    }
+
+    @Test
+    void dataLivesInTheConfiguredDirectory() throws IOException {
+        try (var files = Files.walk(hub.dataDir())) {
+            List<String> names = files.map(p -> hub.dataDir().relativize(p).toString()).collect(Collectors.toList());
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("db/") && n.endsWith(".mv.db")), "no H2 file: " + names);
+            assertTrue(names.stream().anyMatch(n -> n.startsWith("broker/")), "no broker store: " + names);
+        }
+    }
+
+    /** Local addresses of the TCP sockets the process listens on, from {@code ss}. */
+    private static List<String> listeningSocketsOf(long pid) throws Exception {
+        Process ss = new ProcessBuilder("ss", "-ltnpH").redirectErrorStream(true).start();
+        String out = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        ss.waitFor(10, TimeUnit.SECONDS);
+        List<String> locals = new ArrayList<>();
+        for (String line : out.split("\n")) {
+            if (line.contains("pid=" + pid + ",")) {
+                String[] columns = line.trim().split("\\s+");
+                locals.add(columns[3]);
+            }
+        }
+        return locals;
+    }
+}

@@ -1,0 +1,216 @@
+package org.switchboard.synapse.capability;
+
+import static org.switchboard.synapse.idempotency.JsonFactory.JSON;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.switchboard.synapse.idempotency.HubReply;
+import org.switchboard.synapse.idempotency.Mutation;
+
+/**
+ * Capability cards (synapse-core §11): {@code advertise} normalisation and checks, live cards
+ * (replaced on advertise, dropped on disconnect, 300 s without refresh) and persistent
+ * registrations (survive disconnect, 24 h without refresh), and the {@code manifest_snapshot}.
+ * Advertise is neither journalled nor idempotency-covered, so persistent registrations last as
+ * long as the process.
+ *
+ * <p>Threading: all public methods are {@code synchronized} on the registry; advertise is rare
+ * and every operation is a few map updates.
+ */
+public final class CapabilityRegistry {
+
+    /** Seconds a live card lives without refresh. */
+    public static final double LIVE_TTL_SECONDS = 300;
+    /** Seconds a persistent registration lives without refresh. */
+    public static final double PERSISTENT_TTL_SECONDS = 24 * 3600;
+    /** Refusal of a persistent registration from a name without a project. */
+    public static final String PERSIST_NEEDS_SEAT =
+            "Persistent capability registration requires a project-scoped seat identity (<project>/<seat>).";
+
+    /**
+     * One registered card.
+     *
+     * @param card         projected card without {@code persistent}/{@code dispatchable}
+     * @param advertisedAt last refresh
+     * @param advertisedBy the connection name that sent it (the agent or its sidecar)
+     * @param dispatchable the registration's dispatchable flag
+     */
+    private record Entry(JsonObject card, double advertisedAt, String advertisedBy, boolean dispatchable) {
+    }
+
+    private final CardVerifier verifier;
+    private final double liveTtl;
+    private final double persistentTtl;
+    private final Map<String, Entry> live = new HashMap<>();
+    private final Map<String, Entry> persistent = new HashMap<>();
+
+    /** A registry with the spec lifetimes. */
+    public CapabilityRegistry(CardVerifier verifier) {
+        this(verifier, LIVE_TTL_SECONDS, PERSISTENT_TTL_SECONDS);
+    }
+
+    /** A registry with explicit lifetimes (seconds). */
+    public CapabilityRegistry(CardVerifier verifier, double liveTtl, double persistentTtl) {
+        this.verifier = verifier;
+        this.liveTtl = liveTtl;
+        this.persistentTtl = persistentTtl;
+    }
+
+    /**
+     * Handles {@code advertise} from {@code sender}; success broadcasts
+     * {@code capability_advertised} with {@code agent} and {@code card}, refusals are private
+     * {@code error} frames.
+     */
+    public synchronized CapabilityVerdict advertise(JsonObject frame, String sender, double now) {
+        JsonValue persistValue = frame.get("persist");
+        if (!isAbsent(persistValue) && !isBoolean(persistValue)) {
+            return refused("Malformed frame: 'persist' must be a boolean.");
+        }
+        JsonValue dispatchValue = frame.get("dispatchable");
+        if (!isAbsent(dispatchValue) && !isBoolean(dispatchValue)) {
+            return refused("Malformed frame: 'dispatchable' must be a boolean.");
+        }
+        boolean persist = persistValue != null && persistValue.getValueType() == JsonValue.ValueType.TRUE;
+        boolean dispatchable = dispatchValue == null || dispatchValue.getValueType() != JsonValue.ValueType.FALSE;
+        JsonValue agentValue = frame.get("agent");
+        String agent;
+        if (isAbsent(agentValue)) {
+            agent = sender;
+        } else if (agentValue instanceof JsonString s && !s.getString().strip().isEmpty()) {
+            agent = s.getString().strip();
+        } else {
+            return refused("Malformed frame: 'agent' must be a string.");
+        }
+        if (!agent.equals(sender) && !sender.equals(agent + "-rx") && !sender.equals(agent + "-pane-rx")) {
+            return refused("Capability card for '" + agent + "' cannot be advertised by " + sender + ".");
+        }
+        if (persist && !projectScoped(agent)) {
+            return refused(PERSIST_NEEDS_SEAT);
+        }
+        JsonObjectBuilder card = JSON.createObjectBuilder()
+                .add("agent", agent)
+                .add("description", text(frame.get("description")))
+                .add("skills", Contracts.strings(frame.get("skills")))
+                .add("task_classes", Contracts.strings(frame.get("task_classes")))
+                .add("model", text(frame.get("model")))
+                .add("project", project(agent))
+                .add("manifest_digest", text(frame.get("manifest_digest")))
+                .add("contracts", Contracts.normalise(frame.get("contracts")))
+                .add("meta", frame.get("meta") != null && frame.get("meta").getValueType() == JsonValue.ValueType.OBJECT
+                        ? frame.get("meta") : JsonValue.NULL)
+                .add("signature", isAbsent(frame.get("signature")) ? JsonValue.NULL : frame.get("signature"));
+        JsonObject unverified = card.build();
+        JsonObject projected = JSON.createObjectBuilder(unverified)
+                .add("verification", verifier.verify(unverified))
+                .add("advertised_at", now)
+                .build();
+        Entry entry = new Entry(projected, now, sender, dispatchable);
+        live.put(agent, entry);
+        if (persist) {
+            persistent.put(agent, entry);
+        }
+        JsonObject shown = persist ? withRegistration(projected, dispatchable) : projected;
+        String sentence = "Capability advertised by " + agent;
+        return new CapabilityVerdict(true, sentence, shown, new Mutation(List.of(), List.of(HubReply.toAll(
+                "capability_advertised", sentence, JSON.createObjectBuilder().add("agent", agent).add("card", shown).build()))));
+    }
+
+    /** Drops the live cards a disconnected connection advertised (persistent registrations stay). */
+    public synchronized void disconnected(String name) {
+        live.values().removeIf(e -> e.advertisedBy().equals(name));
+    }
+
+    /** Drops cards not refreshed in time; returns the agents whose live card or registration expired. */
+    public synchronized List<String> expire(double now) {
+        TreeSet<String> gone = new TreeSet<>();
+        dropOlderThan(live, liveTtl, now, gone);
+        dropOlderThan(persistent, persistentTtl, now, gone);
+        return new ArrayList<>(gone);
+    }
+
+    private static void dropOlderThan(Map<String, Entry> cards, double ttl, double now, TreeSet<String> gone) {
+        var it = cards.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<String, Entry> e = it.next();
+            if (now - e.getValue().advertisedAt() >= ttl) {
+                gone.add(e.getKey());
+                it.remove();
+            }
+        }
+    }
+
+    /**
+     * The {@code manifest} of {@code manifest_snapshot}: one card per agent sorted by agent; a
+     * persistent registration adds {@code persistent:true} and its {@code dispatchable} to the
+     * fresher of its own card and the live card. Expired cards are left out.
+     */
+    public synchronized JsonArray manifest(double now) {
+        TreeSet<String> agents = new TreeSet<>(live.keySet());
+        agents.addAll(persistent.keySet());
+        JsonArrayBuilder out = JSON.createArrayBuilder();
+        for (String agent : agents) {
+            Entry l = live.get(agent);
+            if (l != null && now - l.advertisedAt() >= liveTtl) {
+                l = null;
+            }
+            Entry p = persistent.get(agent);
+            if (p != null && now - p.advertisedAt() >= persistentTtl) {
+                p = null;
+            }
+            if (p != null) {
+                Entry fresher = l != null && l.advertisedAt() > p.advertisedAt() ? l : p;
+                out.add(withRegistration(fresher.card(), p.dispatchable()));
+            } else if (l != null) {
+                out.add(l.card());
+            }
+        }
+        return out.build();
+    }
+
+    /** Whether the agent has a persistent registration (dispatch decisions). */
+    public synchronized boolean persistentlyRegistered(String agent) {
+        return persistent.containsKey(agent);
+    }
+
+    private static JsonObject withRegistration(JsonObject card, boolean dispatchable) {
+        return JSON.createObjectBuilder(card).add("persistent", true).add("dispatchable", dispatchable).build();
+    }
+
+    /** {@code <project>/<seat>} with both parts non-empty. */
+    static boolean projectScoped(String identity) {
+        int slash = identity.indexOf('/');
+        return slash > 0 && slash < identity.length() - 1;
+    }
+
+    /** Text before the first {@code /}, or "" when there is none. */
+    static String project(String identity) {
+        int slash = identity.indexOf('/');
+        return slash < 0 ? "" : identity.substring(0, slash);
+    }
+
+    private static String text(JsonValue v) {
+        return v instanceof JsonString s ? s.getString() : "";
+    }
+
+    private static boolean isAbsent(JsonValue v) {
+        return v == null || v.getValueType() == JsonValue.ValueType.NULL;
+    }
+
+    private static boolean isBoolean(JsonValue v) {
+        return v != null && (v.getValueType() == JsonValue.ValueType.TRUE || v.getValueType() == JsonValue.ValueType.FALSE);
+    }
+
+    private static CapabilityVerdict refused(String sentence) {
+        return new CapabilityVerdict(false, sentence, null, Mutation.refusal(List.of(),
+                List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT))));
+    }
+}

@@ -1,0 +1,230 @@
+package org.switchboard.synapse.idempotency;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Strict canonical JSON (synapse-core §15.4, synapse-advanced §1.3): keys sorted by code point,
+ * no whitespace, Python-{@code repr} floats; {@link #ascii} escapes every non-ASCII character
+ * (CJ-ASCII), {@link #utf8} keeps it raw (CJ-UTF8).
+ *
+ * <p>Numbers: a JSON number whose decimal form has scale 0 (written without fraction or
+ * exponent) stays an integer; every other number is a float rendered the way Python's
+ * {@code repr(float)} does. Stateless and thread-safe.
+ */
+public final class CanonicalJson {
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private CanonicalJson() {
+    }
+
+    /** CJ-ASCII text of {@code value}; throws {@link NonCanonicalException} if not representable. */
+    public static String ascii(JsonValue value) {
+        StringBuilder out = new StringBuilder(256);
+        write(value, out, true);
+        return out.toString();
+    }
+
+    /** CJ-UTF8 text of {@code value} (non-ASCII kept raw). */
+    public static String utf8(JsonValue value) {
+        StringBuilder out = new StringBuilder(256);
+        write(value, out, false);
+        return out.toString();
+    }
+
+    /** Lowercase hex SHA-256 of the UTF-8 bytes of {@code text}. */
+    public static String sha256Hex(String text) {
+        try {
+            MessageDigest md = MessageDigest.getInstance("SHA-256");
+            return HEX.formatHex(md.digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 missing from the JDK", e);
+        }
+    }
+
+    private static void write(JsonValue value, StringBuilder out, boolean asciiOnly) {
+        if (value == null) {
+            throw new NonCanonicalException("null Java reference");
+        }
+        switch (value.getValueType()) {
+            case OBJECT -> {
+                JsonObject object = (JsonObject) value;
+                List<String> keys = new ArrayList<>(object.keySet());
+                keys.sort(CanonicalJson::compareCodePoints);
+                out.append('{');
+                boolean first = true;
+                for (String key : keys) {
+                    if (!first) {
+                        out.append(',');
+                    }
+                    first = false;
+                    writeString(key, out, asciiOnly);
+                    out.append(':');
+                    write(object.get(key), out, asciiOnly);
+                }
+                out.append('}');
+            }
+            case ARRAY -> {
+                JsonArray array = (JsonArray) value;
+                out.append('[');
+                for (int i = 0; i < array.size(); i++) {
+                    if (i > 0) {
+                        out.append(',');
+                    }
+                    write(array.get(i), out, asciiOnly);
+                }
+                out.append(']');
+            }
+            case STRING -> writeString(((JsonString) value).getString(), out, asciiOnly);
+            case NUMBER -> writeNumber((JsonNumber) value, out);
+            case TRUE -> out.append("true");
+            case FALSE -> out.append("false");
+            case NULL -> out.append("null");
+            default -> throw new NonCanonicalException("unsupported JSON value");
+        }
+    }
+
+    /** Python sorts str keys by code point; Java's String order is by UTF-16 unit, which differs for astral characters. */
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    }
+
+    private static void writeString(String s, StringBuilder out, boolean asciiOnly) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                default -> {
+                    // Python's ensure_ascii escapes everything outside ' '..'~' (so DEL too);
+                    // without it only control characters are escaped.
+                    boolean escape = c < 0x20 || (asciiOnly && c > 0x7e);
+                    if (escape) {
+                        out.append("\\u");
+                        String hex = Integer.toHexString(c);
+                        out.append("0000", 0, 4 - hex.length()).append(hex);
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
+    }
+
+    private static void writeNumber(JsonNumber number, StringBuilder out) {
+        BigDecimal exact = number.bigDecimalValue();
+        if (exact.scale() == 0) {
+            out.append(exact.toBigInteger().toString());
+            return;
+        }
+        double d = exact.doubleValue();
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new NonCanonicalException("non-finite number");
+        }
+        out.append(pythonRepr(d));
+    }
+
+    /** Python {@code repr(float)}: shortest round-trip digits, exponent form below 1e-4 or from 1e16. */
+    public static String pythonRepr(double d) {
+        if (Double.isNaN(d) || Double.isInfinite(d)) {
+            throw new NonCanonicalException("non-finite number");
+        }
+        if (d == 0.0) {
+            return (1.0 / d < 0) ? "-0.0" : "0.0";
+        }
+        String sign = d < 0 ? "-" : "";
+        BigDecimal shortest = shortestRoundTrip(Math.abs(d));
+        String digits = shortest.unscaledValue().toString();
+        // strip trailing zeros of the digit string (shortest already has none except for the single "0" case)
+        int end = digits.length();
+        while (end > 1 && digits.charAt(end - 1) == '0') {
+            end--;
+        }
+        int trailing = digits.length() - end;
+        digits = digits.substring(0, end);
+        // value = 0.d1d2... * 10^decpt
+        int decpt = digits.length() - shortest.scale() + trailing;
+        StringBuilder sb = new StringBuilder(sign);
+        if (decpt <= -4 || decpt > 16) {
+            sb.append(digits.charAt(0));
+            if (digits.length() > 1) {
+                sb.append('.').append(digits, 1, digits.length());
+            }
+            int exp = decpt - 1;
+            sb.append('e').append(exp < 0 ? '-' : '+');
+            int abs = Math.abs(exp);
+            if (abs < 10) {
+                sb.append('0');
+            }
+            sb.append(abs);
+        } else if (decpt <= 0) {
+            sb.append("0.");
+            sb.append("0".repeat(-decpt));
+            sb.append(digits);
+        } else if (decpt >= digits.length()) {
+            sb.append(digits).append("0".repeat(decpt - digits.length())).append(".0");
+        } else {
+            sb.append(digits, 0, decpt).append('.').append(digits, decpt, digits.length());
+        }
+        return sb.toString();
+    }
+
+    /** The shortest decimal that parses back to {@code d}; among equals in length, the nearest. */
+    private static BigDecimal shortestRoundTrip(double d) {
+        BigDecimal exact = new BigDecimal(d);
+        for (int precision = 1; precision <= 17; precision++) {
+            BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
+            BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
+            boolean downOk = down.doubleValue() == d;
+            boolean upOk = up.doubleValue() == d;
+            if (downOk && upOk) {
+                int cmp = exact.subtract(down).compareTo(up.subtract(exact));
+                if (cmp < 0) {
+                    return down;
+                }
+                if (cmp > 0) {
+                    return up;
+                }
+                return exact.round(new MathContext(precision, RoundingMode.HALF_EVEN));
+            }
+            if (downOk) {
+                return down;
+            }
+            if (upOk) {
+                return up;
+            }
+        }
+        return exact.round(new MathContext(17, RoundingMode.HALF_EVEN));
+    }
+}
