@@ -58,11 +58,6 @@ public class RedsynConfig {
     @ConfigProperty(name = "redsyn.message.default-ttl-seconds", defaultValue = "86400")
     long defaultTtlSeconds;
 
-    /** Largest accepted request body (JSON, including base64 files), in bytes. */
-    @Inject
-    @ConfigProperty(name = "redsyn.message.max-request-bytes", defaultValue = "7340032")
-    long maxRequestBytes;
-
     public Optional<String> adminToken() {
         return adminToken.filter(t -> !t.isBlank());
     }
@@ -97,9 +92,5 @@ public class RedsynConfig {
 
     public long defaultTtlSeconds() {
         return defaultTtlSeconds;
-    }
-
-    public long maxRequestBytes() {
-        return maxRequestBytes;
     }
 }

@@ -61,7 +61,7 @@ class RedsynCrashIT {
 
         Set<String> delivered = new HashSet<>();
         JsonObject lapsedAgain = null;
-        for (int round = 0; round < 50 && (delivered.size() < accepted.size() || lapsedAgain == null); round++) {
+        for (int round = 0; round < 50 && (!delivered.containsAll(accepted) || lapsedAgain == null); round++) {
             JsonArray items = c.get("/v1/inbox/acme/general/joel/box?wait=5", token).items();
             for (JsonValue v : items) {
                 JsonObject e = v.asJsonObject();
