@@ -16,23 +16,26 @@ import java.util.function.Function;
 @ApplicationScoped
 public class DirectoryCache {
 
-    private static final Object MISSING = new Object();
-
     @Resource
     TransactionSynchronizationRegistry transactions;
 
     private final Map<String, Object> entries = new ConcurrentHashMap<>();
 
-    /** The cached value for {@code key}, loading it (null allowed) when absent. */
+    /**
+     * The cached value for {@code key}, loading it when absent. Misses (null) are not cached, so that
+     * unknown tokens or addresses sent by anyone cannot grow the cache.
+     */
     @SuppressWarnings("unchecked")
     public <T> T get(String key, Function<String, T> loader) {
         Object value = entries.get(key);
         if (value == null) {
             T loaded = loader.apply(key);
-            entries.put(key, loaded == null ? MISSING : loaded);
+            if (loaded != null) {
+                entries.put(key, loaded);
+            }
             return loaded;
         }
-        return value == MISSING ? null : (T) value;
+        return (T) value;
     }
 
     /** Empties the caches now and again when the current transaction ends. */
