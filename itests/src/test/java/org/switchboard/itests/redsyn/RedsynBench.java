@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestInstance;
  * {@code mvn -B -o -pl war,itests verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RedsynBench}.
  * Measures send → take → ack cycles per second against the packaged server with the embedded H2
  * database, and the server heap that 2,000 parked long polls cost. Knobs (system properties):
- * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.polls} (2000). Results are
+ * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.warmup} (30 s), {@code bench.polls} (2000). Results are
  * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -41,6 +41,7 @@ class RedsynBench {
     private static final int THREADS = Integer.getInteger("bench.threads", 16);
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
     private static final int POLLS = Integer.getInteger("bench.polls", 2000);
+    private static final int WARMUP = Integer.getInteger("bench.warmup", 30);
 
     private Relay relay;
     private String token;
@@ -106,18 +107,23 @@ class RedsynBench {
             workers.add(w);
             w.start();
         }
-        Thread.sleep(5_000); // warm-up
+        Thread.sleep(WARMUP * 1000L); // warm-up: the JIT needs it, all the more on a busy machine
+        long pid = hubPid();
+        long cpuBefore = cpuTicks(pid);
         measuring.set(true);
         long started = System.nanoTime();
         Thread.sleep(SECONDS * 1000L);
         measuring.set(false);
         double elapsed = (System.nanoTime() - started) / 1e9;
+        double cpuSeconds = (cpuTicks(pid) - cpuBefore) / 100.0;
         running.set(false);
         for (Thread w : workers) {
             w.join(30_000);
         }
-        System.out.printf("REDSYN bench: %d threads, %.1f s: %d send->take->ack cycles = %.0f cycles/s (failures %d)%n",
-                THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get());
+        System.out.printf("REDSYN bench: %d threads, %.1f s: %d send->take->ack cycles = %.0f cycles/s (failures %d); "
+                        + "server CPU %.1f s = %.2f ms per cycle; load average %s%n",
+                THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get(), cpuSeconds,
+                cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(), loadAverage());
     }
 
     private HttpRequest post(String url, String json) {
@@ -191,6 +197,16 @@ class RedsynBench {
             }
         }
         return used;
+    }
+
+    /** User + system CPU of a process, in clock ticks (1/100 s on Linux). */
+    private static long cpuTicks(long pid) throws IOException {
+        String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat")).split("\\) ")[1].split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    private static String loadAverage() throws IOException {
+        return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
     }
 
     private static String run(String... command) throws Exception {

@@ -49,7 +49,8 @@ public class InboxWaiters {
         response.setTimeoutHandler(r -> {
             if (waiter.expire()) {
                 remove(waiter);
-                r.resume(items(List.of()));
+                // answer on the managed executor: the JAX-RS timeout thread is shared by every parked poll
+                executor.execute(() -> r.resume(items(List.of())));
             } else if (!waiter.done()) {
                 r.setTimeout(2, TimeUnit.SECONDS); // an attempt is running and will answer
             }
@@ -67,21 +68,31 @@ public class InboxWaiters {
         wake(event.agentId());
     }
 
-    /** Wakes the agent's parked polls. */
+    /**
+     * Wakes one parked poll of the agent: one queued message needs one taker, and a take hands out
+     * everything available. Polls already running a take are told to try again.
+     */
     public void wake(long agentId) {
         Set<Waiter> waiters = byAgent.get(agentId);
         if (waiters == null || waiters.isEmpty()) {
             return;
         }
         for (Waiter w : waiters) {
-            executor.execute(() -> run(w));
+            if (w.startRun()) {
+                executor.execute(() -> attempts(w));
+                return;
+            }
         }
     }
 
     private void run(Waiter waiter) {
-        if (!waiter.startRun()) {
-            return;
+        if (waiter.startRun()) {
+            attempts(waiter);
         }
+    }
+
+    /** Take attempts of a claimed (running) waiter until it answers or parks again. */
+    private void attempts(Waiter waiter) {
         while (true) {
             List<JsonObject> items;
             try {
