@@ -70,6 +70,8 @@ class RedsynBench {
         for (int t = 0; t < THREADS; t++) {
             assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/w" + t, token, obj("listening", true)).status());
         }
+        // the sending agent exists before the threads start (simultaneous first sends would race to create it: 409, retry)
+        assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/cli", token, obj("listening", false)).status());
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         String base = "http://127.0.0.1:" + relay.hub.port() + "/redsyn/v1";
         AtomicBoolean measuring = new AtomicBoolean();
