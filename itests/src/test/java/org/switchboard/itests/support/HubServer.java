@@ -144,7 +144,9 @@ public final class HubServer implements AutoCloseable {
             }
             try {
                 HttpResponse<String> response = HTTP.send(ready, HttpResponse.BodyHandlers.ofString());
-                if (response.statusCode() == 200 && response.body().contains("\"UP\"")) {
+                // Payara answers readiness before the application is deployed; wait for our own check.
+                if (response.statusCode() == 200 && response.body().contains("\"switchboard\"")
+                        && response.body().contains("\"UP\"")) {
                     return;
                 }
             } catch (IOException e) {
