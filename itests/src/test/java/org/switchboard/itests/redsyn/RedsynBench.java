@@ -1,0 +1,220 @@
+package org.switchboard.itests.redsyn;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.switchboard.itests.redsyn.Relay.obj;
+import static org.switchboard.itests.redsyn.Relay.request;
+
+import jakarta.json.JsonArray;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Benchmark, not a test (its name does not match {@code *IT}): run it with
+ * {@code mvn -B -o -pl war,itests verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RedsynBench}.
+ * Measures send → take → ack cycles per second against the packaged server with the embedded H2
+ * database, and the server heap that 2,000 parked long polls cost. Knobs (system properties):
+ * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.warmup} (30 s), {@code bench.polls} (2000). Results are
+ * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RedsynBench {
+
+    private static final int THREADS = Integer.getInteger("bench.threads", 16);
+    private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
+    private static final int POLLS = Integer.getInteger("bench.polls", 2000);
+    private static final int WARMUP = Integer.getInteger("bench.warmup", 30);
+
+    private Relay relay;
+    private String token;
+
+    @BeforeAll
+    void start() {
+        relay = Relay.start();
+        token = relay.personWithNode("bench@acme.test", "enterprise");
+        assertEquals(201, relay.client.post("/v1/orgs", token, obj("handle", "acme", "me", "bench")).status());
+    }
+
+    @AfterAll
+    void stop() {
+        if (relay != null) {
+            relay.stop();
+        }
+    }
+
+    @Test
+    void cyclesPerSecondAndParkedPollHeap() throws Exception {
+        cycles();
+        parkedPolls();
+    }
+
+    private void cycles() throws Exception {
+        for (int t = 0; t < THREADS; t++) {
+            assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/w" + t, token, obj("listening", true)).status());
+        }
+        // the sending agent exists before the threads start (simultaneous first sends would race to create it: 409, retry)
+        assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/cli", token, obj("listening", false)).status());
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        String base = "http://127.0.0.1:" + relay.hub.port() + "/redsyn/v1";
+        AtomicBoolean measuring = new AtomicBoolean();
+        AtomicBoolean running = new AtomicBoolean(true);
+        AtomicLong cycles = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < THREADS; t++) {
+            String agent = "acme/general/bench/w" + t;
+            Thread w = new Thread(() -> {
+                while (running.get()) {
+                    try {
+                        HttpResponse<String> sent = http.send(post(base + "/messages", request("acme/general/bench/cli", agent, "ping").toString()),
+                                HttpResponse.BodyHandlers.ofString());
+                        HttpResponse<String> taken = http.send(HttpRequest.newBuilder(URI.create(base + "/inbox/" + agent))
+                                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+                        JsonArray items = RedsynClient.parse(taken.body()).asJsonObject().getJsonArray("items");
+                        if (sent.statusCode() != 201 || items == null || items.isEmpty()) {
+                            failures.incrementAndGet();
+                            continue;
+                        }
+                        List<String> ids = items.stream().map(v -> v.asJsonObject().getString("id")).toList();
+                        HttpResponse<String> acked = http.send(post(base + "/inbox/" + agent + "/ack", obj("ids", ids).toString()),
+                                HttpResponse.BodyHandlers.ofString());
+                        if (acked.statusCode() == 200 && measuring.get()) {
+                            cycles.addAndGet(ids.size());
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        failures.incrementAndGet();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "bench-" + t);
+            workers.add(w);
+            w.start();
+        }
+        Thread.sleep(WARMUP * 1000L); // warm-up: the JIT needs it, all the more on a busy machine
+        long pid = hubPid();
+        long cpuBefore = cpuTicks(pid);
+        measuring.set(true);
+        long started = System.nanoTime();
+        Thread.sleep(SECONDS * 1000L);
+        measuring.set(false);
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        double cpuSeconds = (cpuTicks(pid) - cpuBefore) / 100.0;
+        running.set(false);
+        for (Thread w : workers) {
+            w.join(30_000);
+        }
+        System.out.printf("REDSYN bench: %d threads, %.1f s: %d send->take->ack cycles = %.0f cycles/s (failures %d); "
+                        + "server CPU %.1f s = %.2f ms per cycle; load average %s%n",
+                THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get(), cpuSeconds,
+                cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(), loadAverage());
+    }
+
+    private HttpRequest post(String url, String json) {
+        return HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8)).build();
+    }
+
+    private void parkedPolls() throws Exception {
+        int agents = 100;
+        for (int a = 0; a < agents; a++) {
+            relay.client.put("/v1/agents/acme/general/bench/p" + a, token, obj("listening", true));
+        }
+        long pid = hubPid();
+        long before = usedHeapAfterGc(pid);
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
+        String base = "http://127.0.0.1:" + relay.hub.port() + "/redsyn/v1";
+        List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
+        CountDownLatch sentAll = new CountDownLatch(1);
+        for (int i = 0; i < POLLS; i++) {
+            HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/inbox/acme/general/bench/p" + (i % agents) + "?wait=25"))
+                    .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token).build();
+            polls.add(http.sendAsync(r, HttpResponse.BodyHandlers.ofString()));
+        }
+        sentAll.countDown();
+        Thread.sleep(10_000); // let them all park
+        long done = polls.stream().filter(CompletableFuture::isDone).count();
+        long during = usedHeapAfterGc(pid);
+        System.out.printf("REDSYN bench: %d long polls sent, %d answered early; server heap after GC %d MB before, %d MB with them parked: %.1f MB for the parked polls (%.1f KB each)%n",
+                POLLS, done, before >> 20, during >> 20, (during - before) / 1048576.0, (during - before) / 1024.0 / Math.max(1, POLLS - done));
+        // wake a few: one message per agent answers its parked polls
+        long woke = System.nanoTime();
+        for (int a = 0; a < agents; a++) {
+            relay.client.post("/v1/messages", token, request("acme/general/bench/cli", "acme/general/bench/p" + a, "wake"));
+        }
+        int answered = 0;
+        for (CompletableFuture<HttpResponse<String>> f : polls) {
+            try {
+                HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
+                if (r.statusCode() == 200) {
+                    answered++;
+                }
+            } catch (Exception e) {
+                // counted as unanswered
+            }
+        }
+        System.out.printf("REDSYN bench: %d of %d polls answered 200 (woken or timed out) within %.1f s of the wake-up sends%n",
+                answered, POLLS, (System.nanoTime() - woke) / 1e9);
+    }
+
+    /** The hub's JVM: the process whose command line names the hub's data directory. */
+    private long hubPid() {
+        String dir = relay.hub.dataDir().toAbsolutePath().toString();
+        Optional<ProcessHandle> java = ProcessHandle.allProcesses()
+                .filter(p -> p.info().commandLine().map(c -> c.contains("payara-micro") && c.contains(dir)).orElse(false))
+                .findFirst();
+        return java.orElseThrow(() -> new IllegalStateException("hub JVM not found")).pid();
+    }
+
+    private static long usedHeapAfterGc(long pid) throws Exception {
+        run("jcmd", Long.toString(pid), "GC.run");
+        String info = run("jcmd", Long.toString(pid), "GC.heap_info");
+        long used = 0;
+        Pattern usedK = Pattern.compile("used (\\d+)K");
+        for (String line : info.split("\n")) {
+            // heap generations only (ParallelGC: PSYoungGen + ParOldGen; G1: garbage-first heap), not Metaspace
+            if (line.contains("PSYoungGen") || line.contains("ParOldGen") || line.contains("garbage-first heap")) {
+                Matcher m = usedK.matcher(line);
+                if (m.find()) {
+                    used += Long.parseLong(m.group(1)) * 1024;
+                }
+            }
+        }
+        return used;
+    }
+
+    /** User + system CPU of a process, in clock ticks (1/100 s on Linux). */
+    private static long cpuTicks(long pid) throws IOException {
+        String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat")).split("\\) ")[1].split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    private static String loadAverage() throws IOException {
+        return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+    }
+
+    private static String run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(60, TimeUnit.SECONDS);
+        return out;
+    }
+}

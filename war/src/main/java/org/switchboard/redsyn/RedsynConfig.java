@@ -1,0 +1,96 @@
+package org.switchboard.redsyn;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * Every {@code redsyn.*} configuration key of the relay core, with its default. Each key can be set
+ * from the environment (upper case, dots to underscores: {@code REDSYN_ADMIN_TOKEN}).
+ * Documented in src/site/markdown/redsyn-operator.md.
+ */
+@ApplicationScoped
+public class RedsynConfig {
+
+    /** Bearer token of the operator API under /redsyn/admin; unset or blank = admin API off. */
+    @Inject
+    @ConfigProperty(name = "redsyn.admin.token")
+    Optional<String> adminToken;
+
+    /** Seconds without a take (or webhook acceptance) after which an agent shows offline. */
+    @Inject
+    @ConfigProperty(name = "redsyn.presence.offline-after", defaultValue = "60")
+    int offlineAfterSeconds;
+
+    /** Lease of a take when the client gives none, in seconds. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.lease-default-seconds", defaultValue = "900")
+    int leaseDefaultSeconds;
+
+    /** Longest lease a client may ask for, in seconds. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.lease-max-seconds", defaultValue = "86400")
+    int leaseMaxSeconds;
+
+    /** Longest long poll ({@code wait}), in seconds. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.wait-max-seconds", defaultValue = "25")
+    int waitMaxSeconds;
+
+    /** Most envelopes handed out by one take. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.max-items", defaultValue = "100")
+    int maxItems;
+
+    /** Takes without an ack after which a message is abandoned and its sender told. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.max-attempts", defaultValue = "10")
+    int maxAttempts;
+
+    /** How often expired leases are requeued and expired messages reported, in milliseconds. */
+    @Inject
+    @ConfigProperty(name = "redsyn.inbox.sweep-interval-ms", defaultValue = "1000")
+    long sweepIntervalMillis;
+
+    /** TTL of a message that names none, in seconds (then capped by the plan). */
+    @Inject
+    @ConfigProperty(name = "redsyn.message.default-ttl-seconds", defaultValue = "86400")
+    long defaultTtlSeconds;
+
+    public Optional<String> adminToken() {
+        return adminToken.filter(t -> !t.isBlank());
+    }
+
+    public int offlineAfterSeconds() {
+        return offlineAfterSeconds;
+    }
+
+    public int leaseDefaultSeconds() {
+        return leaseDefaultSeconds;
+    }
+
+    public int leaseMaxSeconds() {
+        return leaseMaxSeconds;
+    }
+
+    public int waitMaxSeconds() {
+        return waitMaxSeconds;
+    }
+
+    public int maxItems() {
+        return maxItems;
+    }
+
+    public int maxAttempts() {
+        return maxAttempts;
+    }
+
+    public long sweepIntervalMillis() {
+        return sweepIntervalMillis;
+    }
+
+    public long defaultTtlSeconds() {
+        return defaultTtlSeconds;
+    }
+}

@@ -1,0 +1,51 @@
+package org.switchboard.redsyn.api;
+
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.enterprise.context.RequestScoped;
+import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.PersonEntity;
+
+/** Operator bootstrap: persons, their first node token, their plan. Bearer {@code redsyn.admin.token}. */
+@Path("admin/persons")
+@RequestScoped
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class AdminResource {
+
+    @Inject
+    DirectoryService directory;
+
+    @POST
+    public Response createPerson(@Valid @NotNull Requests.NewPerson body) {
+        return Response.status(201).entity(person(directory.createPerson(body.email, body.plan))).build();
+    }
+
+    @POST
+    @Path("{id}/nodes")
+    public Response createNode(@PathParam("id") long id, @Valid @NotNull Requests.NewNode body) {
+        String token = directory.createNode(id, body.name);
+        return Response.status(201).entity(Json.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
+    }
+
+    @PUT
+    @Path("{id}/plan")
+    public JsonObject setPlan(@PathParam("id") long id, @Valid @NotNull Requests.PlanChange body) {
+        return person(directory.setPlan(id, body.plan));
+    }
+
+    private static JsonObject person(PersonEntity p) {
+        return Json.createObjectBuilder().add("id", p.getId()).add("email", p.getEmail()).add("plan", p.getPlan()).build();
+    }
+}

@@ -1,0 +1,65 @@
+package org.switchboard.redsyn.api;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.container.AsyncResponse;
+import jakarta.ws.rs.container.Suspended;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+import org.switchboard.redsyn.address.Address;
+import org.switchboard.redsyn.inbox.InboxPolling;
+import org.switchboard.redsyn.inbox.InboxService;
+
+/** An agent's inbox: take (long polling on a suspended response), peek, ack. */
+@Path("v1/inbox/{org}/{team}/{user}/{agent}")
+@RequestScoped
+@Produces(MediaType.APPLICATION_JSON)
+public class InboxResource {
+
+    @Inject
+    InboxPolling polling;
+
+    @Inject
+    InboxService inbox;
+
+    @Context
+    SecurityContext security;
+
+    @PathParam("org")
+    String org;
+    @PathParam("team")
+    String team;
+    @PathParam("user")
+    String user;
+    @PathParam("agent")
+    String agent;
+
+    @GET
+    public void take(@Suspended AsyncResponse response, @QueryParam("wait") String wait, @QueryParam("lease") String lease,
+                     @QueryParam("reply_to") String replyTo, @QueryParam("peek") String peek) {
+        polling.poll(AuthFilter.caller(security), address(), Flags.seconds("wait", wait), Flags.seconds("lease", lease),
+                replyTo == null || replyTo.isBlank() ? null : replyTo, Flags.on(peek), response);
+    }
+
+    @POST
+    @Path("ack")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public JsonObject ack(@Valid @NotNull Requests.Ack body) {
+        return inbox.ack(AuthFilter.caller(security), address(), body.ids);
+    }
+
+    private Address address() {
+        return new Address(org, team, user, agent, null);
+    }
+}

@@ -1,0 +1,35 @@
+package org.switchboard.redsyn.api;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import org.switchboard.redsyn.directory.Caller;
+import org.switchboard.redsyn.directory.DirectoryService;
+
+/** {@code POST /nodes}: another node (token) of the caller's person, as {@code syn login --name} does. */
+@Path("v1/nodes")
+@RequestScoped
+@Consumes(MediaType.APPLICATION_JSON)
+@Produces(MediaType.APPLICATION_JSON)
+public class NodeResource {
+
+    @Inject
+    DirectoryService directory;
+
+    @POST
+    public Response create(@Context SecurityContext security, @Valid @NotNull Requests.NewNode body) {
+        Caller caller = AuthFilter.caller(security);
+        String token = directory.createNode(caller.personId(), body.name);
+        return Response.status(201).entity(Json.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
+    }
+}

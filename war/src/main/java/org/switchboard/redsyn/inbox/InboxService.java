@@ -1,0 +1,193 @@
+package org.switchboard.redsyn.inbox;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.Transactional;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.switchboard.redsyn.RedsynConfig;
+import org.switchboard.redsyn.address.Address;
+import org.switchboard.redsyn.directory.AgentInfo;
+import org.switchboard.redsyn.directory.AgentService;
+import org.switchboard.redsyn.directory.Caller;
+import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.message.DeliveryState;
+import org.switchboard.redsyn.message.EnvelopeRenderer;
+import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.message.MessageQueued;
+import org.switchboard.redsyn.message.Notices;
+
+/**
+ * The queue of each agent: takes lease messages (conditional updates, so two takers never get the
+ * same message), acks end them, and the sweep requeues expired leases, abandons messages taken too
+ * often and expires those whose TTL ran out, telling their senders.
+ */
+@ApplicationScoped
+@Transactional
+public class InboxService {
+
+    private static final int CANDIDATES = 500;
+    private static final int SWEEP_BATCH = 200;
+    private static final List<Integer> WAITING = List.of(DeliveryState.QUEUED, DeliveryState.TAKEN);
+
+    @PersistenceContext(unitName = "switchboard")
+    EntityManager em;
+
+    @Inject
+    AgentService agents;
+
+    @Inject
+    DirectoryService directory;
+
+    @Inject
+    RedsynConfig config;
+
+    @Inject
+    Event<MessageQueued> queued;
+
+    /** The caller's agent whose inbox is read; the call counts as its heartbeat. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public AgentInfo open(Caller caller, Address address) {
+        AgentInfo agent = agents.requireOwned(caller, address.agentPath());
+        agents.heartbeat(agent.id(), caller.node());
+        return agent;
+    }
+
+    /** Leases what is waiting (in order per session), up to the configured number of items. */
+    public List<JsonObject> take(long agentId, String node, int leaseSeconds, String replyTo) {
+        long now = System.currentTimeMillis();
+        List<LeaseRules.Candidate> candidates = new ArrayList<>();
+        List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
+                .setParameter("states", WAITING).setMaxResults(CANDIDATES).getResultList();
+        for (Object row : rows) {
+            Object[] r = (Object[]) row;
+            candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
+                    ((Number) r[4]).intValue(), ((Number) r[5]).longValue(), (String) r[6], (String) r[7]));
+        }
+        List<String> chosen = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
+        if (chosen.isEmpty()) {
+            return List.of();
+        }
+        long until = now + leaseSeconds * 1000L;
+        List<Long> leased = new ArrayList<>();
+        for (String seq : chosen) {
+            int changed = em.createNamedQuery("Message.lease").setParameter("taken", DeliveryState.TAKEN)
+                    .setParameter("queued", DeliveryState.QUEUED).setParameter("until", until)
+                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now).executeUpdate();
+            if (changed == 1) {
+                leased.add(Long.valueOf(seq));
+            }
+        }
+        if (leased.isEmpty()) {
+            return List.of();
+        }
+        List<JsonObject> items = new ArrayList<>();
+        for (MessageEntity m : em.createNamedQuery("Message.bySeqs", MessageEntity.class).setParameter("seqs", leased).getResultList()) {
+            items.add(EnvelopeRenderer.delivered(m));
+        }
+        return items;
+    }
+
+    /** Lists what waits (queued or leased) without taking it. */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public List<JsonObject> peek(long agentId, String replyTo) {
+        List<JsonObject> items = new ArrayList<>();
+        for (MessageEntity m : em.createNamedQuery("Message.waiting", MessageEntity.class).setParameter("agent", agentId)
+                .setParameter("states", WAITING).setMaxResults(config.maxItems()).getResultList()) {
+            if (replyTo == null || replyTo.equals(m.getReplyTo())) {
+                items.add(Json.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build());
+            }
+        }
+        return items;
+    }
+
+    /** Confirms taken messages; their files are deleted, since they are now delivered. */
+    public JsonObject ack(Caller caller, Address address, List<String> ids) {
+        AgentInfo agent = agents.requireOwned(caller, address.agentPath());
+        long now = System.currentTimeMillis();
+        JsonArrayBuilder acked = Json.createArrayBuilder();
+        JsonArrayBuilder notAcked = Json.createArrayBuilder();
+        Set<String> seen = new HashSet<>();
+        List<MessageEntity> found = ids.isEmpty() ? List.of() : em.createNamedQuery("Message.forAck", MessageEntity.class)
+                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList();
+        for (MessageEntity m : found) {
+            seen.add(m.getMessageId());
+            boolean ok = m.getState() == DeliveryState.DONE;
+            if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
+                ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
+                        .setParameter("to", DeliveryState.DONE).setParameter("now", now).executeUpdate() == 1;
+                if (ok && m.getFilesBytes() != null) {
+                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
+                }
+            }
+            (ok ? acked : notAcked).add(m.getMessageId());
+        }
+        for (String id : ids) {
+            if (!seen.contains(id)) {
+                notAcked.add(id);
+            }
+        }
+        return Json.createObjectBuilder().add("acked", acked).add("not_acked", notAcked).build();
+    }
+
+    /**
+     * One sweep batch: expired leases go back to the queue (or are abandoned after the last attempt),
+     * queued messages past their TTL expire; senders get an error reply. Returns how many rows it handled.
+     */
+    public int sweep(long now) {
+        Set<Long> wake = new HashSet<>();
+        int handled = 0;
+        for (MessageEntity m : em.createNamedQuery("Message.leaseExpired", MessageEntity.class)
+                .setParameter("taken", DeliveryState.TAKEN).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+            handled++;
+            String agent = Notices.agentPath(m.getToAddress());
+            if (LeaseRules.onLeaseExpired(m.getAttempts(), config.maxAttempts()) == LeaseRules.Expiry.ABANDON) {
+                if (endLease(m, DeliveryState.ABANDONED, now)) {
+                    tell(m, Notices.abandoned(agent, m.getAttempts()), now, wake);
+                }
+            } else if (m.getExpiresAt() <= now) {
+                if (endLease(m, DeliveryState.EXPIRED, now)) {
+                    tell(m, Notices.expired(agent, m.getAttempts()), now, wake);
+                }
+            } else if (endLease(m, DeliveryState.QUEUED, now)) {
+                wake.add(m.getToAgentId());
+            }
+        }
+        for (MessageEntity m : em.createNamedQuery("Message.ttlExpired", MessageEntity.class)
+                .setParameter("queued", DeliveryState.QUEUED).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+            handled++;
+            int changed = em.createNamedQuery("Message.expire").setParameter("to", DeliveryState.EXPIRED).setParameter("now", now)
+                    .setParameter("seq", m.getSeq()).setParameter("queued", DeliveryState.QUEUED).executeUpdate();
+            if (changed == 1) {
+                tell(m, Notices.expired(Notices.agentPath(m.getToAddress()), m.getAttempts()), now, wake);
+            }
+        }
+        wake.forEach(agentId -> queued.fire(new MessageQueued(agentId)));
+        return handled;
+    }
+
+    private boolean endLease(MessageEntity m, int to, long now) {
+        return em.createNamedQuery("Message.endLease").setParameter("to", to).setParameter("now", now)
+                .setParameter("seq", m.getSeq()).setParameter("taken", DeliveryState.TAKEN).executeUpdate() == 1;
+    }
+
+    private void tell(MessageEntity m, String text, long now, Set<Long> wake) {
+        if (m.getFilesBytes() != null) {
+            em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
+        }
+        if (!Notices.deserved(m)) {
+            return;
+        }
+        long ttl = directory.planOf(m.getFromOrg()).capTtl(null, config.defaultTtlSeconds());
+        em.persist(Notices.errorReply(m, text, now, ttl));
+        wake.add(m.getFromAgentId());
+    }
+}

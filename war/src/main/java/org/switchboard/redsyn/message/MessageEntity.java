@@ -1,0 +1,351 @@
+package org.switchboard.redsyn.message;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Index;
+import jakarta.persistence.Lob;
+import jakarta.persistence.NamedQuery;
+import jakarta.persistence.SequenceGenerator;
+import jakarta.persistence.Table;
+
+/**
+ * A stored envelope and its delivery state (one row per receiving agent): queued, leased (taken, with
+ * a deadline and an attempt count), done (acked or answered), abandoned, expired or cancelled.
+ * {@code seq} orders a session's messages.
+ */
+@Entity
+@Table(name = "REDSYN_MESSAGE", indexes = {
+        @Index(name = "REDSYN_MSG_INBOX", columnList = "TOAGENTID, STATE, SEQ"),
+        @Index(name = "REDSYN_MSG_LEASE", columnList = "STATE, LEASEUNTIL"),
+        @Index(name = "REDSYN_MSG_TTL", columnList = "STATE, EXPIRESAT"),
+        @Index(name = "REDSYN_MSG_THREAD", columnList = "THREAD, SEQ"),
+        @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
+        @Index(name = "REDSYN_MSG_FROMSESSION", columnList = "FROMSESSIONID"),
+        @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT")})
+@NamedQuery(name = "Message.byMessageId", query = "SELECT m FROM MessageEntity m WHERE m.messageId = :id")
+@NamedQuery(name = "Message.bySeqs", query = "SELECT m FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
+@NamedQuery(name = "Message.inboxCandidates", query = "SELECT m.seq, m.messageId, m.state, m.leaseUntil, m.attempts, "
+        + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state IN :states ORDER BY m.seq")
+@NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state IN :states ORDER BY m.seq")
+@NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, "
+        + "m.attempts = m.attempts + 1, m.takenBy = :node WHERE m.seq = :seq AND (m.state = :queued OR (m.state = :taken AND m.leaseUntil <= :now))")
+@NamedQuery(name = "Message.forAck", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.messageId IN :ids")
+@NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now WHERE m.seq = :seq AND m.state = :from")
+@NamedQuery(name = "Message.endLease", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
+        + "WHERE m.seq = :seq AND m.state = :taken AND m.leaseUntil <= :now")
+@NamedQuery(name = "Message.expire", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
+        + "WHERE m.seq = :seq AND m.state = :queued AND m.expiresAt <= :now")
+@NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil")
+@NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt")
+@NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
+@NamedQuery(name = "Message.session", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session OR m.fromSessionId = :session ORDER BY m.seq")
+@NamedQuery(name = "Message.participated", query = "SELECT COUNT(m) FROM MessageEntity m WHERE (m.toSessionId = :session OR m.fromSessionId = :session) "
+        + "AND (m.fromPersonId = :person OR m.toPersonId = :person)")
+@NamedQuery(name = "Message.countSince", query = "SELECT COUNT(m) FROM MessageEntity m WHERE m.fromOrg = :org AND m.createdAt >= :since AND m.notice = false")
+public class MessageEntity {
+
+    @Id
+    @SequenceGenerator(name = "redsyn_msg_seq", sequenceName = "REDSYN_MESSAGE_SEQ", allocationSize = 500)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "redsyn_msg_seq")
+    @Column(name = "SEQ")
+    private Long seq;
+
+    @Column(nullable = false, unique = true, length = 128)
+    private String messageId;
+
+    @Column(nullable = false, length = 10)
+    private String kind;
+
+    private long fromAgentId;
+    @Column(nullable = false, length = 320)
+    private String fromAddress;
+    @Column(name = "FROMSESSIONID")
+    private Long fromSessionId;
+    /** Sending person; null for the relay's own notices. */
+    private Long fromPersonId;
+    @Column(name = "FROMORG", length = 64)
+    private String fromOrg;
+
+    @Column(name = "TOAGENTID")
+    private long toAgentId;
+    @Column(nullable = false, length = 320)
+    private String toAddress;
+    @Column(name = "TOSESSIONID")
+    private Long toSessionId;
+    private long toPersonId;
+    @Column(length = 64)
+    private String toOrg;
+
+    @Column(name = "THREAD", nullable = false, length = 128)
+    private String thread;
+    @Column(length = 128)
+    private String replyTo;
+    private Long ts;
+    private long ttl;
+    @Column(name = "EXPIRESAT")
+    private long expiresAt;
+    @Column(name = "CREATEDAT")
+    private long createdAt;
+
+    @Lob
+    @Column(nullable = false)
+    private String bodyJson;
+    @Lob
+    private String refsJson;
+    private Long filesBytes;
+    @Column(length = 64)
+    private String filesSha256;
+    private boolean errorFlag;
+    private boolean signedFlag;
+    private boolean encrypted;
+    @Lob
+    private String sigJson;
+    /** A relay notice (not delivered ...): never itself reported when undeliverable. */
+    private boolean notice;
+    private boolean replied;
+
+    @Column(name = "STATE")
+    private int state;
+    private int attempts;
+    @Column(name = "LEASEUNTIL")
+    private long leaseUntil;
+    @Column(length = 64)
+    private String takenBy;
+    private long doneAt;
+    /** Ordering group inside the receiving agent: its session, or its thread when it has none. */
+    @Column(length = 140)
+    private String orderKey;
+
+    protected MessageEntity() {
+    }
+
+    /** A new queued message. */
+    public MessageEntity(String messageId, Kind kind, long createdAt) {
+        this.messageId = messageId;
+        this.kind = kind.wire();
+        this.createdAt = createdAt;
+    }
+
+    /** Sets the sending side. */
+    public MessageEntity from(long agentId, String address, Long sessionId, Long personId, String org) {
+        this.fromAgentId = agentId;
+        this.fromAddress = address;
+        this.fromSessionId = sessionId;
+        this.fromPersonId = personId;
+        this.fromOrg = org;
+        return this;
+    }
+
+    /** Sets the receiving side. */
+    public MessageEntity to(long agentId, String address, Long sessionId, long personId, String org) {
+        this.toAgentId = agentId;
+        this.toAddress = address;
+        this.toSessionId = sessionId;
+        this.toPersonId = personId;
+        this.toOrg = org;
+        this.orderKey = sessionId != null ? "s" + sessionId : null;
+        return this;
+    }
+
+    /** Sets the content. */
+    public MessageEntity content(String thread, String replyTo, Long ts, long ttl, String bodyJson, String refsJson,
+                                 boolean error, boolean encrypted) {
+        this.thread = thread;
+        this.replyTo = replyTo;
+        this.ts = ts;
+        this.ttl = ttl;
+        this.expiresAt = createdAt + ttl * 1000L;
+        this.bodyJson = bodyJson;
+        this.refsJson = refsJson;
+        this.errorFlag = error;
+        this.encrypted = encrypted;
+        if (orderKey == null) {
+            orderKey = "t" + thread;
+        }
+        return this;
+    }
+
+    /** Sets the thread (before the content). */
+    public MessageEntity thread(String thread) {
+        this.thread = thread;
+        if (orderKey == null) {
+            orderKey = "t" + thread;
+        }
+        return this;
+    }
+
+    /** Records the attached files' size and digest (the zip itself is a {@link FileEntity}). */
+    public MessageEntity files(long bytes, String sha256) {
+        this.filesBytes = bytes;
+        this.filesSha256 = sha256;
+        return this;
+    }
+
+    /** Records a verified signature, as delivered. */
+    public MessageEntity signature(boolean signed, String sigJson) {
+        this.signedFlag = signed;
+        this.sigJson = sigJson;
+        return this;
+    }
+
+    /** Marks the relay's own notices. */
+    public MessageEntity asNotice() {
+        this.notice = true;
+        return this;
+    }
+
+    /** A reply closes its request: done unless it already ended otherwise. */
+    public void closeByReply(long now) {
+        this.replied = true;
+        if (state == DeliveryState.QUEUED || state == DeliveryState.TAKEN) {
+            finish(DeliveryState.DONE, now);
+        }
+    }
+
+    /** Ends delivery in a final state. */
+    public void finish(int finalState, long now) {
+        this.state = finalState;
+        this.doneAt = now;
+    }
+
+    /** Back to the queue after a lease ran out. */
+    public void requeue() {
+        this.state = DeliveryState.QUEUED;
+        this.takenBy = null;
+    }
+
+    public void markReplied() {
+        this.replied = true;
+    }
+
+    public Long getSeq() {
+        return seq;
+    }
+
+    public String getMessageId() {
+        return messageId;
+    }
+
+    public Kind getKind() {
+        return Kind.fromWire(kind);
+    }
+
+    public long getFromAgentId() {
+        return fromAgentId;
+    }
+
+    public String getFromAddress() {
+        return fromAddress;
+    }
+
+    public Long getFromSessionId() {
+        return fromSessionId;
+    }
+
+    public Long getFromPersonId() {
+        return fromPersonId;
+    }
+
+    public String getFromOrg() {
+        return fromOrg;
+    }
+
+    public long getToAgentId() {
+        return toAgentId;
+    }
+
+    public String getToAddress() {
+        return toAddress;
+    }
+
+    public Long getToSessionId() {
+        return toSessionId;
+    }
+
+    public long getToPersonId() {
+        return toPersonId;
+    }
+
+    public String getToOrg() {
+        return toOrg;
+    }
+
+    public String getThread() {
+        return thread;
+    }
+
+    public String getReplyTo() {
+        return replyTo;
+    }
+
+    public Long getTs() {
+        return ts;
+    }
+
+    public long getTtl() {
+        return ttl;
+    }
+
+    public long getExpiresAt() {
+        return expiresAt;
+    }
+
+    public long getCreatedAt() {
+        return createdAt;
+    }
+
+    public String getBodyJson() {
+        return bodyJson;
+    }
+
+    public String getRefsJson() {
+        return refsJson;
+    }
+
+    public Long getFilesBytes() {
+        return filesBytes;
+    }
+
+    public String getFilesSha256() {
+        return filesSha256;
+    }
+
+    public boolean isError() {
+        return errorFlag;
+    }
+
+    public boolean isSigned() {
+        return signedFlag;
+    }
+
+    public boolean isEncrypted() {
+        return encrypted;
+    }
+
+    public String getSigJson() {
+        return sigJson;
+    }
+
+    public boolean isNotice() {
+        return notice;
+    }
+
+    public boolean isReplied() {
+        return replied;
+    }
+
+    public int getState() {
+        return state;
+    }
+
+    public int getAttempts() {
+        return attempts;
+    }
+
+    public long getLeaseUntil() {
+        return leaseUntil;
+    }
+}
