@@ -1,7 +1,7 @@
 package org.switchboard.ops;
 
 import jakarta.inject.Inject;
-import org.switchboard.synapse.wire.Jsons;
+import org.switchboard.json.Jsons;
 import jakarta.servlet.annotation.WebServlet;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;

@@ -1,7 +1,8 @@
 package org.switchboard.redsyn.api;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -36,7 +37,7 @@ public class AdminResource {
     @Path("{id}/nodes")
     public Response createNode(@PathParam("id") long id, @Valid @NotNull Requests.NewNode body) {
         String token = directory.createNode(id, body.name);
-        return Response.status(201).entity(Json.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
+        return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
     }
 
     @PUT
@@ -46,6 +47,6 @@ public class AdminResource {
     }
 
     private static JsonObject person(PersonEntity p) {
-        return Json.createObjectBuilder().add("id", p.getId()).add("email", p.getEmail()).add("plan", p.getPlan()).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("id", p.getId()).add("email", p.getEmail()).add("plan", p.getPlan()).build();
     }
 }

@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.api;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.ws.rs.core.MediaType;
@@ -16,14 +17,14 @@ public final class Errors {
 
     /** An error response with optional extra members. */
     public static Response response(int status, String message, Map<String, Object> extra) {
-        JsonObjectBuilder b = Json.createObjectBuilder().add("error", message).add("status", status);
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder().add("error", message).add("status", status);
         extra.forEach((k, v) -> {
             if (v instanceof Boolean bool) {
                 b.add(k, bool);
             } else if (v instanceof Number n) {
                 b.add(k, n.longValue());
             } else if (v instanceof Collection<?> c) {
-                JsonArrayBuilder a = Json.createArrayBuilder();
+                JsonArrayBuilder a = Jsons.PROVIDER.createArrayBuilder();
                 c.forEach(item -> a.add(String.valueOf(item)));
                 b.add(k, a);
             } else {

@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.api;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -30,6 +31,6 @@ public class NodeResource {
     public Response create(@Context SecurityContext security, @Valid @NotNull Requests.NewNode body) {
         Caller caller = AuthFilter.caller(security);
         String token = directory.createNode(caller.personId(), body.name);
-        return Response.status(201).entity(Json.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
+        return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
     }
 }

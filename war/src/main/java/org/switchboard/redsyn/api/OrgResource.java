@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.api;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -51,7 +52,7 @@ public class OrgResource {
     @Path("{org}/teams/{team}/members")
     public Response member(@PathParam("org") String org, @PathParam("team") String team, @Valid @NotNull Requests.NewTeamMember body) {
         boolean added = directory.addTeamMember(AuthFilter.caller(security), org, team, body.who);
-        JsonObject reply = Json.createObjectBuilder().add("org", org).add("team", team).add("who", body.who).add("added", added).build();
+        JsonObject reply = Jsons.PROVIDER.createObjectBuilder().add("org", org).add("team", team).add("who", body.who).add("added", added).build();
         return Response.status(added ? 201 : 200).entity(reply).build();
     }
 

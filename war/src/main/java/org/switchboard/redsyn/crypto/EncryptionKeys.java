@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.crypto;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -83,7 +84,7 @@ public final class EncryptionKeys {
 
     /** The {@code GET /agents/…/key} answer: {node, signing_key, enc_key, enc_sig, fingerprint}. */
     public static JsonObject agentKey(String node, String signingKey, String encKey, String encSig) {
-        return Json.createObjectBuilder()
+        return Jsons.PROVIDER.createObjectBuilder()
                 .add("node", node)
                 .add("signing_key", signingKey)
                 .add("enc_key", encKey)

@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.crypto;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -197,7 +198,7 @@ public final class EnvelopeSignature {
 
     /** The delivered {@code sig}: {alg, key, value, payload, node, fingerprint}. */
     public static JsonObject deliveredSig(String key, String value, String payload, String node, String fingerprint) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder()
                 .add("alg", ALG).add("key", key).add("value", value).add("payload", payload);
         b.add("node", node == null ? "" : node);
         b.add("fingerprint", fingerprint == null ? NodeKeys.fingerprint(key) : fingerprint);
@@ -257,7 +258,7 @@ public final class EnvelopeSignature {
     public static JsonObject sign(JsonObject envelope, PrivateKey privateKey, PublicKey publicKey) {
         String payload = signedPayload(envelope);
         byte[] signature = NodeKeys.sign(privateKey, payload.getBytes(StandardCharsets.UTF_8));
-        return Json.createObjectBuilder()
+        return Jsons.PROVIDER.createObjectBuilder()
                 .add("alg", ALG)
                 .add("key", NodeKeys.ed25519Text(publicKey))
                 .add("value", Base64Url.encode(signature))
@@ -267,7 +268,7 @@ public final class EnvelopeSignature {
     /** The envelope with its {@code sig} member set (replacing any previous one). */
     public static JsonObject withSignature(JsonObject envelope, PrivateKey privateKey, PublicKey publicKey) {
         JsonObject sig = sign(envelope, privateKey, publicKey);
-        return Json.createObjectBuilder(envelope).add("sig", sig).build();
+        return Jsons.PROVIDER.createObjectBuilder(envelope).add("sig", sig).build();
     }
 
     // ---- helpers ----------------------------------------------------------------------------------

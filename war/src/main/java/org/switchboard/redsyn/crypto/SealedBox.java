@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.crypto;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -117,7 +118,7 @@ public final class SealedBox {
             sealedZip = gcm(Cipher.ENCRYPT_MODE, key, zipNonce, filesAad(id, kind), zip);
             filesNonce = Base64Url.encode(zipNonce);
         }
-        JsonObject enc = Json.createObjectBuilder()
+        JsonObject enc = Jsons.PROVIDER.createObjectBuilder()
                 .add("v", 1)
                 .add("alg", SealedBody.ALG)
                 .add("epk", Base64Url.encode(epk))
@@ -125,7 +126,7 @@ public final class SealedBox {
                 .add("ct", Base64Url.encode(ct))
                 .add("files_nonce", filesNonce)
                 .build();
-        JsonObject sealedBody = Json.createObjectBuilder().add("type", SealedBody.TYPE).add("enc", enc).build();
+        JsonObject sealedBody = Jsons.PROVIDER.createObjectBuilder().add("type", SealedBody.TYPE).add("enc", enc).build();
         return new Sealed(sealedBody, sealedZip);
     }
 
@@ -147,11 +148,11 @@ public final class SealedBox {
             }
         }
         Sealed sealed = seal(recipientEncKey, id, kind, envelope.get("body"), refs, replyKey, zip);
-        JsonObjectBuilder out = Json.createObjectBuilder(envelope)
+        JsonObjectBuilder out = Jsons.PROVIDER.createObjectBuilder(envelope)
                 .add("body", sealed.body())
                 .add("refs", JsonValue.EMPTY_JSON_ARRAY);
         if (sealed.sealedZip() != null) {
-            out.add("files", Json.createObjectBuilder().add("zip", sealed.sealedZipBase64()));
+            out.add("files", Jsons.PROVIDER.createObjectBuilder().add("zip", sealed.sealedZipBase64()));
         }
         return out.build();
     }
@@ -178,7 +179,7 @@ public final class SealedBox {
         byte[] plaintext = gcm(Cipher.DECRYPT_MODE, key, Base64Url.decode(enc.getString("nonce")), bodyAad(id, kind),
                 Base64Url.decode(enc.getString("ct")));
         JsonObject inner;
-        try (JsonReader reader = Json.createReader(new StringReader(new String(plaintext, StandardCharsets.UTF_8)))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(new String(plaintext, StandardCharsets.UTF_8)))) {
             inner = reader.readObject();
         } catch (RuntimeException e) {
             throw new SealOpenException("the sealed content is not a JSON object", e);

@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.crypto;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonObject;
 
 /**
@@ -77,6 +78,6 @@ public record SignatureCheck(Outcome outcome, String message, String payload, St
 
     /** The error body the REDSYN API answers with: {"error": message, "status": 401}. */
     public JsonObject errorBody() {
-        return Json.createObjectBuilder().add("error", message).add("status", httpStatus()).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("error", message).add("status", httpStatus()).build();
     }
 }

@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.directory;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -168,7 +169,7 @@ public class AgentService {
     @Transactional(Transactional.TxType.SUPPORTS)
     public JsonObject directory(Caller caller, boolean onlineOnly, boolean withSessions) {
         List<String> orgs = directory.orgsOf(caller.personId());
-        JsonArrayBuilder agents = Json.createArrayBuilder();
+        JsonArrayBuilder agents = Jsons.PROVIDER.createArrayBuilder();
         if (!orgs.isEmpty()) {
             long now = System.currentTimeMillis();
             for (AgentEntity a : em.createNamedQuery("Agent.byOrgs", AgentEntity.class).setParameter("orgs", orgs).getResultList()) {
@@ -178,7 +179,7 @@ public class AgentService {
                 agents.add(view(a, caller, withSessions));
             }
         }
-        return Json.createObjectBuilder().add("agents", agents).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("agents", agents).build();
     }
 
     /** Records a heartbeat (a take). */
@@ -197,13 +198,13 @@ public class AgentService {
         PresenceTracker.Seen seen = presence.lastSeen(a.getId());
         String node = seen != null && seen.at() >= a.getLastSeen() ? seen.node() : a.getLastNode();
         Policy policy = a.policy();
-        JsonArrayBuilder accepts = Json.createArrayBuilder();
+        JsonArrayBuilder accepts = Jsons.PROVIDER.createArrayBuilder();
         if (policy.allow().isEmpty()) {
             accepts.add("team:" + a.getTeam());
         } else {
             policy.allow().forEach(accepts::add);
         }
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder()
                 .add("address", a.getAddress())
                 .add("description", a.getDescription() == null ? "" : a.getDescription())
                 .add("adapter", a.getAdapter() == null ? "" : a.getAdapter())
@@ -225,10 +226,10 @@ public class AgentService {
         }
         if (withSessions) {
             boolean owner = a.getOwnerPersonId() == caller.personId();
-            JsonArrayBuilder sessions = Json.createArrayBuilder();
+            JsonArrayBuilder sessions = Jsons.PROVIDER.createArrayBuilder();
             for (SessionEntity s : em.createNamedQuery("Session.byAgent", SessionEntity.class)
                     .setParameter("agent", a.getId()).setMaxResults(100).getResultList()) {
-                JsonObjectBuilder sb = Json.createObjectBuilder().add("id", s.sid()).add("closed", s.isClosed());
+                JsonObjectBuilder sb = Jsons.PROVIDER.createObjectBuilder().add("id", s.sid()).add("closed", s.isClosed());
                 if (owner) {
                     sb.add("title", s.getTitle() == null ? "" : s.getTitle()).add("thread", s.getThread())
                             .add("created", s.getCreatedAt() / 1000);

@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.directory;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
@@ -200,8 +201,8 @@ public class DirectoryService {
         em.persist(new MemberEntity(org.getId(), caller.personId(), me, true));
         em.persist(new TeamMemberEntity(general.getId(), caller.personId()));
         cache.invalidate();
-        return Json.createObjectBuilder().add("handle", handle).add("me", me).add("admin", true)
-                .add("teams", Json.createArrayBuilder().add(GENERAL)).add("version", org.getPinnedVersion()).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("handle", handle).add("me", me).add("admin", true)
+                .add("teams", Jsons.PROVIDER.createArrayBuilder().add(GENERAL)).add("version", org.getPinnedVersion()).build();
     }
 
     /** Creates a team (admins only). */
@@ -213,7 +214,7 @@ public class DirectoryService {
         }
         em.persist(new TeamEntity(org.id(), team));
         cache.invalidate();
-        return Json.createObjectBuilder().add("org", orgHandle).add("handle", team).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("org", orgHandle).add("handle", team).build();
     }
 
     /** Adds someone already in the organisation to a team (admins only). Returns true when added, false when already there. */
@@ -249,7 +250,7 @@ public class DirectoryService {
         em.persist(invite);
         em.flush();
         cache.invalidate();
-        return Json.createObjectBuilder().add("id", invite.getId()).add("org", orgHandle)
+        return Jsons.PROVIDER.createObjectBuilder().add("id", invite.getId()).add("org", orgHandle)
                 .add("email", invite.getEmail()).add("team", team).build();
     }
 
@@ -270,7 +271,7 @@ public class DirectoryService {
             throw RedsynException.conflict("handle " + me + " is taken in " + orgHandle);
         }
         em.persist(new MemberEntity(org.id(), caller.personId(), me, false));
-        JsonArrayBuilder teams = Json.createArrayBuilder();
+        JsonArrayBuilder teams = Jsons.PROVIDER.createArrayBuilder();
         Set<String> joined = new LinkedHashSet<>();
         for (InviteEntity invite : invites) {
             TeamEntity team = team(org.id(), invite.getTeam());
@@ -281,37 +282,37 @@ public class DirectoryService {
             invite.accept();
         }
         cache.invalidate();
-        return Json.createObjectBuilder().add("org", orgHandle).add("me", me).add("teams", teams).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("org", orgHandle).add("me", me).add("teams", teams).build();
     }
 
     /** {@code GET /me}: the person, its node, organisations, teams and pending invitations. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public JsonObject me(Caller caller, String version) {
         PersonEntity person = person(caller.personId());
-        JsonArrayBuilder orgs = Json.createArrayBuilder();
-        JsonArrayBuilder allTeams = Json.createArrayBuilder();
+        JsonArrayBuilder orgs = Jsons.PROVIDER.createArrayBuilder();
+        JsonArrayBuilder allTeams = Jsons.PROVIDER.createArrayBuilder();
         for (MemberEntity m : em.createNamedQuery("Member.byPerson", MemberEntity.class).setParameter("person", caller.personId()).getResultList()) {
             OrgEntity org = em.find(OrgEntity.class, m.getOrgId());
             List<String> teams = em.createNamedQuery("TeamMember.teamsOf", String.class)
                     .setParameter("org", org.getId()).setParameter("person", caller.personId()).getResultList();
-            JsonArrayBuilder teamList = Json.createArrayBuilder();
+            JsonArrayBuilder teamList = Jsons.PROVIDER.createArrayBuilder();
             for (String t : teams) {
                 teamList.add(t);
                 allTeams.add(org.getHandle() + "/" + t);
             }
-            orgs.add(Json.createObjectBuilder().add("handle", org.getHandle()).add("me", m.getHandle())
+            orgs.add(Jsons.PROVIDER.createObjectBuilder().add("handle", org.getHandle()).add("me", m.getHandle())
                     .add("admin", m.isAdmin()).add("teams", teamList).add("version", org.getPinnedVersion())
                     .add("plan", planOf(org.getHandle()).name()));
         }
-        JsonArrayBuilder invites = Json.createArrayBuilder();
+        JsonArrayBuilder invites = Jsons.PROVIDER.createArrayBuilder();
         for (InviteEntity i : em.createNamedQuery("Invite.pendingFor", InviteEntity.class).setParameter("email", person.getEmail()).getResultList()) {
             OrgEntity org = em.find(OrgEntity.class, i.getOrgId());
-            invites.add(Json.createObjectBuilder().add("id", i.getId()).add("org", org.getHandle()).add("team", i.getTeam()));
+            invites.add(Jsons.PROVIDER.createObjectBuilder().add("id", i.getId()).add("org", org.getHandle()).add("team", i.getTeam()));
         }
-        JsonArrayBuilder versions = Json.createArrayBuilder();
+        JsonArrayBuilder versions = Jsons.PROVIDER.createArrayBuilder();
         VersionDates.KNOWN.forEach(versions::add);
-        return Json.createObjectBuilder()
-                .add("person", Json.createObjectBuilder().add("id", person.getId()).add("email", person.getEmail()).add("plan", person.getPlan()))
+        return Jsons.PROVIDER.createObjectBuilder()
+                .add("person", Jsons.PROVIDER.createObjectBuilder().add("id", person.getId()).add("email", person.getEmail()).add("plan", person.getPlan()))
                 .add("email", person.getEmail())
                 .add("node", caller.node())
                 .add("orgs", orgs)

@@ -1,9 +1,10 @@
 package org.switchboard.redsyn.inbox;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.persistence.EntityManager;
@@ -103,7 +104,7 @@ public class InboxService {
         for (MessageEntity m : em.createNamedQuery("Message.waiting", MessageEntity.class).setParameter("agent", agentId)
                 .setParameter("states", WAITING).setMaxResults(config.maxItems()).getResultList()) {
             if (replyTo == null || replyTo.equals(m.getReplyTo())) {
-                items.add(Json.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build());
+                items.add(Jsons.PROVIDER.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build());
             }
         }
         return items;
@@ -113,8 +114,8 @@ public class InboxService {
     public JsonObject ack(Caller caller, Address address, List<String> ids) {
         AgentInfo agent = agents.requireOwned(caller, address.agentPath());
         long now = System.currentTimeMillis();
-        JsonArrayBuilder acked = Json.createArrayBuilder();
-        JsonArrayBuilder notAcked = Json.createArrayBuilder();
+        JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
+        JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();
         List<MessageEntity> found = ids.isEmpty() ? List.of() : em.createNamedQuery("Message.forAck", MessageEntity.class)
                 .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList();
@@ -135,7 +136,7 @@ public class InboxService {
                 notAcked.add(id);
             }
         }
-        return Json.createObjectBuilder().add("acked", acked).add("not_acked", notAcked).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("acked", acked).add("not_acked", notAcked).build();
     }
 
     /**

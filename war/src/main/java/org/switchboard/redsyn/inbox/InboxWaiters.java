@@ -1,11 +1,12 @@
 package org.switchboard.redsyn.inbox;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.container.AsyncResponse;
@@ -134,8 +135,8 @@ public class InboxWaiters {
 
     /** The {@code {"items": [...]}} reply. */
     public static Response items(List<JsonObject> items) {
-        JsonArrayBuilder array = Json.createArrayBuilder();
+        JsonArrayBuilder array = Jsons.PROVIDER.createArrayBuilder();
         items.forEach(array::add);
-        return Response.ok(Json.createObjectBuilder().add("items", array).build()).build();
+        return Response.ok(Jsons.PROVIDER.createObjectBuilder().add("items", array).build()).build();
     }
 }

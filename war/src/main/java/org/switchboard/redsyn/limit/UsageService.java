@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.limit;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
@@ -33,7 +34,7 @@ public class UsageService {
                 .setParameter("since", midnight).getSingleResult();
         Number files = (Number) em.createNamedQuery("File.pendingBytes").setParameter("org", org).getSingleResult();
         long agents = em.createNamedQuery("Agent.countByOrg", Long.class).setParameter("org", org).getSingleResult();
-        JsonObjectBuilder limits = Json.createObjectBuilder()
+        JsonObjectBuilder limits = Jsons.PROVIDER.createObjectBuilder()
                 .add("messages_per_day", plan.messagesPerDay())
                 .add("files_pending_bytes", plan.filesPendingBytes())
                 .add("max_ttl", plan.maxTtlSeconds())
@@ -42,7 +43,7 @@ public class UsageService {
                 .add("webhooks", plan.webhooks())
                 .add("body_bytes", plan.maxBodyBytes())
                 .add("zip_bytes", plan.maxZipBytes());
-        return Json.createObjectBuilder()
+        return Jsons.PROVIDER.createObjectBuilder()
                 .add("org", org)
                 .add("plan", plan.name())
                 .add("messages_today", messages)

@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.message;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -15,7 +16,7 @@ public final class EnvelopeRenderer {
 
     /** The envelope as delivered. */
     public static JsonObject delivered(MessageEntity m) {
-        JsonObjectBuilder b = Json.createObjectBuilder()
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder()
                 .add("v", 1)
                 .add("id", m.getMessageId())
                 .add("kind", m.getKind().wire())
@@ -32,7 +33,7 @@ public final class EnvelopeRenderer {
                 .add("body", parse(m.getBodyJson()))
                 .add("refs", m.getRefsJson() == null ? JsonValue.EMPTY_JSON_ARRAY : parse(m.getRefsJson()));
         if (m.getFilesBytes() != null) {
-            b.add("files", Json.createObjectBuilder().add("bytes", m.getFilesBytes()).add("sha256", m.getFilesSha256()));
+            b.add("files", Jsons.PROVIDER.createObjectBuilder().add("bytes", m.getFilesBytes()).add("sha256", m.getFilesSha256()));
         }
         b.add("error", m.isError())
                 .add("expires", m.getExpiresAt() / 1000)
@@ -54,7 +55,7 @@ public final class EnvelopeRenderer {
 
     /** Parses stored JSON. */
     public static JsonValue parse(String json) {
-        try (JsonReader reader = Json.createReader(new StringReader(json))) {
+        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(json))) {
             return reader.readValue();
         }
     }

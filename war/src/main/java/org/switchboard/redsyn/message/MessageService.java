@@ -1,9 +1,10 @@
 package org.switchboard.redsyn.message;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.persistence.EntityManager;
@@ -229,7 +230,7 @@ public class MessageService {
     }
 
     private static JsonObject accepted(MessageEntity m, boolean duplicate) {
-        var b = Json.createObjectBuilder().add("id", m.getMessageId()).add("thread", m.getThread())
+        var b = Jsons.PROVIDER.createObjectBuilder().add("id", m.getMessageId()).add("thread", m.getThread())
                 .add("to", m.getToAddress()).add("signed", m.isSigned());
         if (duplicate) {
             b.add("duplicate", true).add("state", DeliveryState.name(m.getState()));
@@ -247,7 +248,7 @@ public class MessageService {
             throw RedsynException.unprocessable("only a request can be cancelled");
         }
         if (m.getState() == DeliveryState.CANCELLED) {
-            return Json.createObjectBuilder().add("id", id).add("cancelled", true).build();
+            return Jsons.PROVIDER.createObjectBuilder().add("id", id).add("cancelled", true).build();
         }
         if (m.getState() != DeliveryState.QUEUED || m.getAttempts() > 0) {
             throw RedsynException.conflict("request " + id + " was already taken; it can no longer be cancelled");
@@ -259,7 +260,7 @@ public class MessageService {
             throw RedsynException.conflict("request " + id + " was already taken; it can no longer be cancelled");
         }
         em.createNamedQuery("File.delete").setParameter("id", id).executeUpdate();
-        return Json.createObjectBuilder().add("id", id).add("cancelled", true).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("id", id).add("cancelled", true).build();
     }
 
     /** {@code GET /messages/{id}/files}: the zip, for the sender's and the receiver's organisations, until delivered. */
@@ -277,7 +278,7 @@ public class MessageService {
         if (f == null) {
             throw new RedsynException(410, "the files of " + id + " were deleted once delivered");
         }
-        return Json.createObjectBuilder().add("zip", Base64.getEncoder().encodeToString(f.getZip()))
+        return Jsons.PROVIDER.createObjectBuilder().add("zip", Base64.getEncoder().encodeToString(f.getZip()))
                 .add("bytes", m.getFilesBytes()).add("sha256", m.getFilesSha256()).build();
     }
 

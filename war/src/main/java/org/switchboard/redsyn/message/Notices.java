@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.message;
 
-import jakarta.json.Json;
+import org.switchboard.json.Jsons;
+
 import org.switchboard.redsyn.directory.Tokens;
 
 /**
@@ -36,7 +37,7 @@ public final class Notices {
                 .from(m.getToAgentId(), agent, null, null, m.getToOrg())
                 .to(m.getFromAgentId(), m.getFromAddress(), m.getFromSessionId(), m.getFromPersonId(), m.getFromOrg())
                 .content(m.getThread(), m.getMessageId(), now / 1000, ttl,
-                        Json.createObjectBuilder().add("type", "text/plain").add("text", text).build().toString(),
+                        Jsons.PROVIDER.createObjectBuilder().add("type", "text/plain").add("text", text).build().toString(),
                         "[]", true, false)
                 .asNotice();
     }

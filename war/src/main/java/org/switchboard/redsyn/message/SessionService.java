@@ -1,8 +1,9 @@
 package org.switchboard.redsyn.message;
 
+import org.switchboard.json.Jsons;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -42,13 +43,13 @@ public class SessionService {
         if (visibility == Visibility.NONE) {
             throw RedsynException.notFound("no session " + sid + " on " + agentAddress.agentPath());
         }
-        JsonObjectBuilder b = Json.createObjectBuilder().add("id", s.sid()).add("agent", agent.address().agentPath())
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder().add("id", s.sid()).add("agent", agent.address().agentPath())
                 .add("closed", s.isClosed()).add("visibility", visibility.name().toLowerCase());
         if (visibility == Visibility.EXISTS) {
             return b.build();
         }
         b.add("title", s.getTitle() == null ? "" : s.getTitle()).add("thread", s.getThread()).add("created", s.getCreatedAt() / 1000);
-        JsonArrayBuilder messages = Json.createArrayBuilder();
+        JsonArrayBuilder messages = Jsons.PROVIDER.createArrayBuilder();
         for (MessageEntity m : em.createNamedQuery("Message.session", MessageEntity.class).setParameter("session", s.getId()).getResultList()) {
             if (visibility.shows(own(caller, m))) {
                 messages.add(withState(m));
@@ -76,7 +77,7 @@ public class SessionService {
     public JsonObject thread(Caller caller, String threadId) {
         List<MessageEntity> all = em.createNamedQuery("Message.thread", MessageEntity.class)
                 .setParameter("thread", threadId).setMaxResults(2000).getResultList();
-        JsonArrayBuilder visible = Json.createArrayBuilder();
+        JsonArrayBuilder visible = Jsons.PROVIDER.createArrayBuilder();
         int shown = 0;
         Set<String> orgs = new HashSet<>();
         for (MessageEntity m : all) {
@@ -94,7 +95,7 @@ public class SessionService {
                 throw RedsynException.notFound("no thread " + threadId);
             }
         }
-        return Json.createObjectBuilder().add("id", threadId).add("messages", visible).add("hidden", all.size() - shown).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("id", threadId).add("messages", visible).add("hidden", all.size() - shown).build();
     }
 
     private static boolean own(Caller caller, MessageEntity m) {
@@ -102,7 +103,7 @@ public class SessionService {
     }
 
     private static JsonObject withState(MessageEntity m) {
-        return Json.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build();
+        return Jsons.PROVIDER.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build();
     }
 
     private Visibility visibility(Caller caller, AgentInfo agent, SessionEntity s) {
@@ -132,7 +133,7 @@ public class SessionService {
     }
 
     private static JsonObject summary(Address agentAddress, SessionEntity s) {
-        return Json.createObjectBuilder().add("id", s.sid()).add("agent", agentAddress.agentPath())
+        return Jsons.PROVIDER.createObjectBuilder().add("id", s.sid()).add("agent", agentAddress.agentPath())
                 .add("title", s.getTitle() == null ? "" : s.getTitle()).add("closed", s.isClosed())
                 .add("thread", s.getThread()).build();
     }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.capability;
 
-import static org.switchboard.synapse.wire.Jsons.PROVIDER;
+import static org.switchboard.json.Jsons.PROVIDER;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import org.switchboard.synapse.wire.Jsons;
+import org.switchboard.json.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import java.util.ArrayList;

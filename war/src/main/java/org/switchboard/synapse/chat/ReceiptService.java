@@ -1,6 +1,6 @@
 package org.switchboard.synapse.chat;
 
-import org.switchboard.synapse.wire.Jsons;
+import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Collection;

@@ -2,7 +2,7 @@ package org.switchboard.synapse.claims;
 
 import org.switchboard.synapse.wire.CanonicalJson;
 
-import static org.switchboard.synapse.wire.Jsons.PROVIDER;
+import static org.switchboard.json.Jsons.PROVIDER;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;

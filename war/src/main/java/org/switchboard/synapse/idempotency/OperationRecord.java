@@ -1,6 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
-import static org.switchboard.synapse.wire.Jsons.PROVIDER;
+import static org.switchboard.json.Jsons.PROVIDER;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;

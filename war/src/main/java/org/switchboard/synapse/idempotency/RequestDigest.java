@@ -3,7 +3,7 @@ package org.switchboard.synapse.idempotency;
 import org.switchboard.synapse.wire.CanonicalJson;
 import org.switchboard.synapse.wire.NonCanonicalException;
 
-import static org.switchboard.synapse.wire.Jsons.PROVIDER;
+import static org.switchboard.json.Jsons.PROVIDER;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.query;
 
-import org.switchboard.synapse.wire.Jsons;
+import org.switchboard.json.Jsons;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;

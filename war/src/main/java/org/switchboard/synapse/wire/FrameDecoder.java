@@ -1,6 +1,6 @@
 package org.switchboard.synapse.wire;
 
-import org.switchboard.synapse.wire.Jsons;
+import org.switchboard.json.Jsons;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;

@@ -1,5 +1,7 @@
 package org.switchboard.synapse.idempotency;
 
+import org.switchboard.json.Jsons;
+
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -131,7 +133,7 @@ class IdempotencyLedgerTest {
     }
 
     private static JsonObject parse(String json) {
-        try (var reader = org.switchboard.synapse.wire.Jsons.PROVIDER.createReader(new java.io.StringReader(json))) {
+        try (var reader = org.switchboard.json.Jsons.PROVIDER.createReader(new java.io.StringReader(json))) {
             return reader.readObject();
         }
     }

@@ -1,10 +1,10 @@
-package org.switchboard.synapse.wire;
+package org.switchboard.json;
 
 import jakarta.json.spi.JsonProvider;
 
 /**
  * The JSON-P provider, looked up once. {@code jakarta.json.Json}'s static factories run a
- * ServiceLoader lookup on every call, which dominated the chat hot path.
+ * ServiceLoader lookup on every call, which dominated the SYNAPSE chat and REDSYN request hot paths.
  */
 public final class Jsons {
 
