@@ -6,7 +6,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import org.switchboard.redsyn.address.Names;
 
-/** Validated bodies of the link and topic calls (JSON-B bound; failures are 422). */
+/** Validated bodies of the organisation link calls (JSON-B bound; failures are 422). */
 public final class LinkRequests {
 
     private static final String NAME_MESSAGE = "must be lower-case letters, digits, '.', '-' or '_'";
@@ -40,15 +40,5 @@ public final class LinkRequests {
         public Boolean signedOnly;
         @Size(max = 2000)
         public String ips;
-    }
-
-    /** {@code PUT /subscriptions} and {@code POST /subscriptions/remove}. */
-    public static class Subscription {
-        @NotNull
-        @Size(max = 320)
-        public String agent;
-        @NotNull
-        @Size(max = 320)
-        public String topic;
     }
 }
