@@ -2,6 +2,8 @@ package org.switchboard.redsyn.limit;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,6 +27,11 @@ public class ConfiguredPlans implements PlanCatalog {
                 key -> config.getOptionalValue(key, String.class));
         plans = Map.copyOf(table);
         names = List.copyOf(table.keySet());
+    }
+
+    /** Reads the table when the application starts, so that a bad plan key stops the deployment, not a later call. */
+    void onStart(@Observes @Initialized(ApplicationScoped.class) Object started) {
+        names();
     }
 
     @Override
