@@ -23,6 +23,11 @@ public interface LinkCheck {
                 : Optional.of("no active link lets " + fromOrg + " write to " + toAgentPath);
     }
 
+    /** The organisations {@code org} has an active link with (whose exposed agents its members reach). */
+    default java.util.List<String> linkedOrgs(String org) {
+        return java.util.List.of();
+    }
+
     /** True while the two organisations have an active link (answers travel back only then). */
     default boolean linked(String orgA, String orgB) {
         return false;

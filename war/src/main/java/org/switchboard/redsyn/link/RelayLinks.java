@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.ContextNotActiveException;
 import jakarta.inject.Inject;
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.List;
 import java.util.Optional;
 import org.switchboard.redsyn.directory.LinkCheck;
 
@@ -35,6 +36,11 @@ public class RelayLinks implements LinkCheck {
             return Optional.of("no active link lets " + fromOrg + " write to " + toAgentPath);
         }
         return link.entryRefusal(toOrg, signed, clientAddress());
+    }
+
+    @Override
+    public List<String> linkedOrgs(String org) {
+        return links.activePartners(org);
     }
 
     @Override

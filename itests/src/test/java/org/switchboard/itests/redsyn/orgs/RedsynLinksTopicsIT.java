@@ -190,6 +190,8 @@ class RedsynLinksTopicsIT {
 
         orgs.expose(sam, "south", "north", "agent", "general/sam/*", true);
         assertEquals(200, c.get("/v1/agents/" + desk, nina).status(), "an exposed agent is visible to the linked organisation");
+        assertTrue(c.get("/v1/directory", nina).text().contains(desk), "the directory lists what linked organisations expose");
+        assertFalse(c.get("/v1/directory", sam).text().contains(bot), "north exposes nothing to south");
         Reply unsigned = c.post("/v1/messages", nina, request(bot, desk, "hello"));
         assertEquals(403, unsigned.status(), "by default only signed messages enter: " + unsigned);
         assertTrue(unsigned.error().contains("signed"), unsigned.toString());
@@ -225,6 +227,7 @@ class RedsynLinksTopicsIT {
         Reply lateAnswer = c.post("/v1/messages", sam, reply(desk, "x-north-3", "too late"));
         assertEquals(403, lateAnswer.status(), lateAnswer.toString());
         assertEquals(404, c.get("/v1/agents/" + desk, nina).status());
+        assertFalse(c.get("/v1/directory", nina).text().contains(desk));
 
         JsonObject northView = onlyLink(c.get("/v1/links", nina).json(), "south");
         JsonObject southView = onlyLink(c.get("/v1/links", sam).json(), "north");
