@@ -149,11 +149,16 @@ public class LinkService {
         return Jsons.PROVIDER.createObjectBuilder().add("links", links).build();
     }
 
-    /** The link between two organisations as checked on every crossing (cached until the next directory or link change). */
+    /**
+     * The link between two organisations as checked on every crossing. Existing links are cached until
+     * the next directory or link change; "no link" is not, so that addresses made up by senders cannot
+     * grow the cache.
+     */
     @Transactional(Transactional.TxType.SUPPORTS)
     public LinkSnapshot snapshot(String x, String y) {
         String[] pair = LinkSnapshot.pair(x, y);
-        return cache.get("link:" + pair[0] + "|" + pair[1], key -> load(pair[0], pair[1]));
+        LinkSnapshot link = cache.get("link:" + pair[0] + "|" + pair[1], key -> load(pair[0], pair[1]));
+        return link != null ? link : LinkSnapshot.none(pair[0], pair[1]);
     }
 
     /** The organisations {@code org} has an active link with. */
@@ -180,10 +185,11 @@ public class LinkService {
         return n;
     }
 
+    /** The stored link, or null when the two never linked. */
     private LinkSnapshot load(String a, String b) {
         List<LinkEntity> found = em.createNamedQuery("Link.byPair", LinkEntity.class).setParameter("a", a).setParameter("b", b).getResultList();
         if (found.isEmpty()) {
-            return LinkSnapshot.none(a, b);
+            return null;
         }
         LinkEntity link = found.get(0);
         Map<String, List<Exposure>> exposures = new HashMap<>();

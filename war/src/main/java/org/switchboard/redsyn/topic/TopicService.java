@@ -80,10 +80,11 @@ public class TopicService implements TopicPublisher {
     public Subscription subscribe(Caller caller, String agentText, String topicText) {
         AgentInfo agent = ownAgent(caller, agentText);
         TopicAddress topic = resolve(topicText, agent.address());
-        requireTopicPlace(topic);
+        // the link first: another organisation's teams are nobody's business without one
         TopicAccess.subscribeRefusal(agent.org(), topic, links.snapshot(agent.org(), topic.org())).ifPresent(reason -> {
             throw RedsynException.forbidden(reason);
         });
+        requireTopicPlace(topic);
         long now = System.currentTimeMillis();
         TopicEntity t = topic(topic, now);
         if (subscription(t.getId(), agent.id()) != null) {
@@ -143,12 +144,12 @@ public class TopicService implements TopicPublisher {
         if (d.encrypted()) {
             throw RedsynException.unprocessable("events to topics are not encrypted in this version: they go to many agents");
         }
-        requireTopicPlace(topic);
         String clientIp = relayLinks.clientAddress();
         TopicAccess.publishRefusal(from.org(), topic, links.snapshot(from.org(), topic.org()), verdict.signed(), clientIp)
                 .ifPresent(reason -> {
                     throw RedsynException.forbidden(reason);
                 });
+        requireTopicPlace(topic);
         TopicEventEntity earlier = em.find(TopicEventEntity.class, messageId);
         if (earlier != null) {
             if (earlier.getFromPersonId() != caller.personId()) {

@@ -145,7 +145,8 @@ class RedsynLinksTopicsIT {
         Reply notYours = c.put("/v1/subscriptions", lou, obj("agent", "kappa/general/kim/a", "topic", "topic:general/x"));
         assertEquals(403, notYours.status(), notYours.toString());
         assertEquals(404, c.put("/v1/subscriptions", kim, obj("agent", "kappa/general/kim/a", "topic", "topic:nosuchteam/x")).status());
-        assertEquals(404, c.put("/v1/subscriptions", kim, obj("agent", "kappa/general/kim/a", "topic", "topic:nosuchorg/general/x")).status());
+        assertEquals(403, c.put("/v1/subscriptions", kim, obj("agent", "kappa/general/kim/a", "topic", "topic:nosuchorg/general/x")).status(),
+                "another organisation, existing or not, is closed without a link");
         assertEquals(422, c.put("/v1/subscriptions", kim, obj("agent", "kappa/general/kim/a", "topic", "topic:a/b/c/d")).status());
         assertEquals(422, c.put("/v1/subscriptions", kim, obj("agent", "kappa/general/kim/a")).status());
         assertEquals(422, c.post("/v1/messages", kim, event("kappa/general/kim/a", "kappa/general/lou/b", "not a topic")).status());
