@@ -10,8 +10,10 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Address;
@@ -185,7 +187,7 @@ public class AgentService {
 
     /** What linked organisations expose to the caller's organisations, each agent once. */
     private void listLinked(Caller caller, List<String> orgs, boolean onlineOnly, boolean withSessions, long now, JsonArrayBuilder out) {
-        java.util.Set<String> listed = new java.util.HashSet<>();
+        Set<String> listed = new HashSet<>();
         for (String org : orgs) {
             for (String partner : links.linkedOrgs(org)) {
                 if (orgs.contains(partner)) {

@@ -1,5 +1,6 @@
 package org.switchboard.redsyn.directory;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -24,8 +25,8 @@ public interface LinkCheck {
     }
 
     /** The organisations {@code org} has an active link with (whose exposed agents its members reach). */
-    default java.util.List<String> linkedOrgs(String org) {
-        return java.util.List.of();
+    default List<String> linkedOrgs(String org) {
+        return List.of();
     }
 
     /** True while the two organisations have an active link (answers travel back only then). */
