@@ -25,6 +25,7 @@ import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
+import org.switchboard.redsyn.sealed.SealedReservations;
 
 /**
  * The queue of each agent: takes lease messages (conditional updates, so two takers never get the
@@ -54,6 +55,9 @@ public class InboxService {
     @Inject
     Event<MessageQueued> queued;
 
+    @Inject
+    SealedReservations sealed;
+
     /** The caller's agent whose inbox is read; the call counts as its heartbeat. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public AgentInfo open(Caller caller, Address address) {
@@ -73,6 +77,7 @@ public class InboxService {
             candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
                     ((Number) r[4]).intValue(), ((Number) r[5]).longValue(), (String) r[6], (String) r[7]));
         }
+        sealed.dropReservedForOthers(agentId, node, candidates);
         List<String> chosen = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
         if (chosen.isEmpty()) {
             return List.of();

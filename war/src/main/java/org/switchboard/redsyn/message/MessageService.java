@@ -30,6 +30,7 @@ import org.switchboard.redsyn.directory.Membership;
 import org.switchboard.redsyn.directory.PolicyDecision;
 import org.switchboard.redsyn.directory.Tokens;
 import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.sealed.SealedReservations;
 
 /**
  * Sending: validates the envelope, applies the receiving agent's policy, picks the session, stores
@@ -57,6 +58,9 @@ public class MessageService {
 
     @Inject
     TopicPublisher topics;
+
+    @Inject
+    SealedReservations sealed;
 
     @Inject
     RedsynConfig config;
@@ -109,6 +113,7 @@ public class MessageService {
             em.persist(new FileEntity(id, from.org(), d.zip()));
         }
         em.persist(m);
+        sealed.onAccepted(m, d.encrypted());
         queued.fire(new MessageQueued(m.getToAgentId()));
         return new SendResult(201, accepted(m, false));
     }
