@@ -41,69 +41,101 @@ class ClaimBench {
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
     /** When set, the hub records a JFR profile (settings=profile) of the measured period into this file. */
     private static final String JFR = System.getProperty("bench.jfr", "");
+    /** Port of an already running hub to measure instead of starting one ({@code bench.pid} = its JVM's pid). */
+    private static final int EXTERNAL_PORT = Integer.getInteger("bench.port", 0);
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void claimReleasePairsPerSecond() throws Exception {
+        if (EXTERNAL_PORT > 0) {
+            measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+            return;
+        }
         Path db = Path.of(System.getProperty("hub.workDir", "target/hubs"))
                 .resolve("claim-bench-db-" + ProcessHandle.current().pid()).toAbsolutePath();
         Map<String, String> env = new HashMap<>();
         env.put("HUB_DB_URL", "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
+        // every socket of this host shares the open hub's quota principal (128 live claims by default);
+        // the benchmark keeps clients x window claims live at once
+        env.put("HUB_CLAIMS_MAX_PER_PRINCIPAL", Integer.toString(Math.max(128, CLIENTS * WINDOW)));
         try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
-            List<Client> clients = new ArrayList<>();
-            for (int i = 0; i < CLIENTS; i++) {
-                clients.add(new Client(hub.webSocketUri(), "bench/c" + i));
-            }
-            for (Client c : clients) {
-                c.registered.await(60, TimeUnit.SECONDS);
-            }
-            if (!JFR.isEmpty()) {
-                // started on the running hub so that the recording covers only the measured period
-                new ProcessBuilder("jcmd", Long.toString(hub.pid()), "JFR.start", "settings=profile",
-                        "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + JFR)
-                        .inheritIO().start().waitFor();
-            }
-            long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
-            long end = warmEnd + TimeUnit.SECONDS.toNanos(SECONDS);
-            for (Client c : clients) {
-                c.start(warmEnd, end);
-            }
-            ProcessHandle hubProcess = ProcessHandle.of(hub.pid()).orElseThrow();
-            sleepUntil(warmEnd);
-            Duration cpuStart = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
-            sleepUntil(end);
-            Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
-            String load = loadAverage();
-            long total = 0;
-            long[] latencies = new long[0];
-            int count = 0;
-            for (Client c : clients) {
-                if (!c.drained.await(60, TimeUnit.SECONDS)) {
-                    throw new AssertionError(c.name + ": " + c.inFlight.get() + " tasks still in flight after the run");
-                }
-                total += c.measured.get();
-                latencies = java.util.Arrays.copyOf(latencies, count + c.latencyCount);
-                System.arraycopy(c.latencies, 0, latencies, count, c.latencyCount);
-                count += c.latencyCount;
-                c.close();
-            }
-            double cpuMicrosPerPair = total == 0 ? 0 : cpuEnd.minus(cpuStart).toNanos() / 1000.0 / total;
-            System.out.printf("ClaimBench: %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
-                            + " pair latency %s; hub CPU %.0f us/pair; load average %s%n",
-                    CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
-                    new Percentiles(latencies, count).summary(), cpuMicrosPerPair, load);
+            measure(hub.webSocketUri(), hub.pid());
         }
+    }
+
+    /**
+     * Measures a hub that is already running, without Maven: {@code java -cp itests/target/test-classes
+     * -Dbench.port=N -Dbench.pid=P org.switchboard.itests.bench.ClaimBench}.
+     */
+    public static void main(String[] args) throws Exception {
+        if (EXTERNAL_PORT <= 0) {
+            throw new IllegalArgumentException("set -Dbench.port (and -Dbench.pid for the CPU figure)");
+        }
+        measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+    }
+
+    private static void measure(URI uri, long hubPid) throws Exception {
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            clients.add(new Client(uri, "bench/c" + i + "-" + ProcessHandle.current().pid()));
+        }
+        for (Client c : clients) {
+            if (!c.registered.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError(c.name + " not registered");
+            }
+        }
+        if (!JFR.isEmpty()) {
+            // started on the running hub so that the recording covers only the measured period
+            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.start", "settings=profile",
+                    "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + JFR)
+                    .inheritIO().start().waitFor();
+        }
+        long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
+        long end = warmEnd + TimeUnit.SECONDS.toNanos(SECONDS);
+        for (Client c : clients) {
+            c.start(warmEnd, end);
+        }
+        ProcessHandle hubProcess = ProcessHandle.of(hubPid).orElse(ProcessHandle.current());
+        sleepUntil(warmEnd);
+        Duration cpuStart = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        sleepUntil(end);
+        Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        String load = loadAverage();
+        long total = 0;
+        long[] latencies = new long[0];
+        int count = 0;
+        for (Client c : clients) {
+            if (!c.drained.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError(c.name + ": " + c.inFlight.get() + " tasks still in flight after the run");
+            }
+            if (c.refusals.get() > 0) {
+                throw new AssertionError(c.name + ": the hub refused " + c.refusals.get() + " requests (see above);"
+                        + " an external hub needs HUB_CLAIMS_MAX_PER_PRINCIPAL >= clients x window");
+            }
+            total += c.measured.get();
+            latencies = java.util.Arrays.copyOf(latencies, count + c.latencyCount);
+            System.arraycopy(c.latencies, 0, latencies, count, c.latencyCount);
+            count += c.latencyCount;
+            c.close();
+        }
+        double cpuMicrosPerPair = total == 0 ? 0 : cpuEnd.minus(cpuStart).toNanos() / 1000.0 / total;
+        System.out.printf("ClaimBench: %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
+                        + " pair latency %s; hub CPU %.0f us/pair; load average %s%n",
+                CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
+                new Percentiles(latencies, count).summary(), cpuMicrosPerPair, load);
     }
 
     /** One socket cycling {@link #WINDOW} disjoint tasks. */
     private static final class Client implements WebSocket.Listener {
         final String name;
         final String ownerField;
+        final String targetField;
         final CountDownLatch registered = new CountDownLatch(1);
         final CountDownLatch drained = new CountDownLatch(1);
         final AtomicLong measured = new AtomicLong();
         final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger refusals = new AtomicInteger();
         final long[] claimSentAt = new long[WINDOW];
         long[] latencies = new long[1 << 16];
         int latencyCount;
@@ -116,6 +148,7 @@ class ClaimBench {
         Client(URI uri, String name) {
             this.name = name;
             this.ownerField = "\"owner\":\"" + name + "\"";
+            this.targetField = "\"target\":\"" + name + "\"";
             this.socket = HTTP.newWebSocketBuilder().buildAsync(uri, this).join();
             this.sending = CompletableFuture.completedFuture(socket);
             send("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"sender\":\"" + name + "\"}");
@@ -139,7 +172,22 @@ class ClaimBench {
 
         /** The JDK client allows one outstanding send per socket: chain them. */
         private synchronized void send(String text) {
-            sending = sending.thenCompose(ws -> ws.sendText(text, true));
+            sending = sending.thenCompose(ws -> ws.sendText(text, true)).whenComplete((ws, error) -> {
+                if (error != null) {
+                    System.err.println(name + ": send failed: " + error);
+                }
+            });
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            System.err.println(name + ": hub closed the socket: " + statusCode + " " + reason);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            System.err.println(name + ": socket error: " + error);
         }
 
         @Override
@@ -158,6 +206,16 @@ class ClaimBench {
             if (registered.getCount() > 0) {
                 if (frame.contains("\"type\":\"presence_update\"") && frame.contains("\"agent\":\"" + name + "\"")) {
                     registered.countDown();
+                }
+                return;
+            }
+            if (frame.contains("\"type\":\"error\"") || (frame.contains("_denied\"") && frame.contains(targetField))) {
+                // a refused task leaves the window; the run then fails loudly instead of stalling
+                if (refusals.incrementAndGet() <= 3) {
+                    System.err.println(name + ": refused: " + frame);
+                }
+                if (inFlight.decrementAndGet() == 0) {
+                    drained.countDown();
                 }
                 return;
             }
