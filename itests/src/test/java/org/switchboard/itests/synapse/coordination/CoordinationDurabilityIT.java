@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,7 +47,9 @@ class CoordinationDurabilityIT {
 
     @BeforeAll
     static void start() {
-        hub = CoordinationHub.start(LABEL);
+        // offers live 300 s after their last refresh by default; on a loaded machine kill -9 plus a
+        // restart has taken longer than that, and this class tests durability, not the offer TTL
+        hub = CoordinationHub.start(LABEL, Map.of("HUB_RESOURCES_TTL_SECONDS", "3600"));
     }
 
     @AfterAll
