@@ -119,4 +119,78 @@ public class SynapseConfig {
         String o = origin.trim().toLowerCase(java.util.Locale.ROOT);
         return o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
     }
+
+    // coordination (claims, board, resources, capability cards; see synapse-coordination.md)
+
+    /** Live claims per quota principal (credential digest, or remote host on an open hub). */
+    @Inject @ConfigProperty(name = "hub.claims.max-per-principal", defaultValue = "128")
+    int claimsMaxPerPrincipal;
+
+    /** Declared paths per claim; more widens the scope to the whole tree. */
+    @Inject @ConfigProperty(name = "hub.claims.max-paths", defaultValue = "512")
+    int claimsMaxPaths;
+
+    /** Lease of a claim without a usable ttl_seconds, and of a handoff recipient. */
+    @Inject @ConfigProperty(name = "hub.claims.default-lease-seconds", defaultValue = "3600")
+    double claimsDefaultLeaseSeconds;
+
+    @Inject @ConfigProperty(name = "hub.claims.min-lease-seconds", defaultValue = "30")
+    double claimsMinLeaseSeconds;
+
+    @Inject @ConfigProperty(name = "hub.claims.max-lease-seconds", defaultValue = "2592000")
+    double claimsMaxLeaseSeconds;
+
+    /** Retained progress notes: in total, per author, per task. */
+    @Inject @ConfigProperty(name = "hub.board.max-notes", defaultValue = "5000")
+    int boardMaxNotes;
+
+    @Inject @ConfigProperty(name = "hub.board.max-notes-per-author", defaultValue = "1000")
+    int boardMaxNotesPerAuthor;
+
+    @Inject @ConfigProperty(name = "hub.board.max-notes-per-task", defaultValue = "1000")
+    int boardMaxNotesPerTask;
+
+    /** Tasks shown in a board snapshot; 0 = all. */
+    @Inject @ConfigProperty(name = "hub.board.snapshot-task-cap", defaultValue = "0")
+    int boardSnapshotTaskCap;
+
+    @Inject @ConfigProperty(name = "hub.resources.max-offers-per-agent", defaultValue = "64")
+    int resourcesMaxOffersPerAgent;
+
+    @Inject @ConfigProperty(name = "hub.resources.ttl-seconds", defaultValue = "300")
+    double resourcesTtlSeconds;
+
+    @Inject @ConfigProperty(name = "hub.capabilities.live-ttl-seconds", defaultValue = "300")
+    double capabilitiesLiveTtlSeconds;
+
+    @Inject @ConfigProperty(name = "hub.capabilities.persistent-ttl-seconds", defaultValue = "86400")
+    double capabilitiesPersistentTtlSeconds;
+
+    /** Capability-card trust bundle (JSON file, synapse-advanced §6.8); empty = signed cards are unknown_key. */
+    @Inject @ConfigProperty(name = "hub.capabilities.card-trust")
+    Optional<String> capabilitiesCardTrust;
+
+    /** Clock skew allowed around a signed card's signed_at..expires_at window. */
+    @Inject @ConfigProperty(name = "hub.capabilities.card-skew-seconds", defaultValue = "300")
+    double capabilitiesCardSkewSeconds;
+
+    /** Continuous darkness before a dark_seat_alert (§14). */
+    @Inject @ConfigProperty(name = "hub.dark-seat.grace-seconds", defaultValue = "30")
+    double darkSeatGraceSeconds;
+
+    /** Recent idempotency operation records kept in memory in front of the journal-backed store. */
+    @Inject @ConfigProperty(name = "hub.idempotency.cache-size", defaultValue = "1024")
+    int idempotencyCacheSize;
+
+    /** The coordination limits handed to the plain-Java rules. */
+    public org.switchboard.synapse.claims.CoordinationSettings coordination() {
+        return new org.switchboard.synapse.claims.CoordinationSettings(
+                new org.switchboard.synapse.claims.ClaimBook.Limits(claimsMaxPerPrincipal, claimsMaxPaths,
+                        claimsDefaultLeaseSeconds, claimsMinLeaseSeconds, claimsMaxLeaseSeconds),
+                new org.switchboard.synapse.board.Blackboard.Limits(boardMaxNotes, boardMaxNotesPerAuthor,
+                        boardMaxNotesPerTask, boardSnapshotTaskCap),
+                resourcesMaxOffersPerAgent, resourcesTtlSeconds, capabilitiesLiveTtlSeconds,
+                capabilitiesPersistentTtlSeconds, capabilitiesCardTrust.orElse(""), capabilitiesCardSkewSeconds,
+                darkSeatGraceSeconds, idempotencyCacheSize);
+    }
 }

@@ -1,20 +1,23 @@
 package org.switchboard.itests.bench;
 
-import jakarta.json.Json;
-import jakarta.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
-import org.switchboard.itests.support.SynapseClient;
 
 /**
  * Benchmark, not a test (the name matches no surefire or failsafe pattern; run it with
@@ -22,88 +25,259 @@ import org.switchboard.itests.support.SynapseClient;
  * hub with its H2 journal on (write-through commits). {@code bench.clients} sockets each keep
  * {@code bench.window} disjoint tasks cycling: claim, wait for the own {@code claim_granted}, release,
  * wait for the own {@code release_granted}, repeat. Every grant and release is broadcast to every
- * socket, as in production. Prints completed pairs per second over the measured period.
+ * socket, as in production, and every client receives them all.
+ *
+ * <p>The client is deliberately lean so that it measures the hub, not itself: the JDK WebSocket
+ * client, frames written as text, and a received frame recognised by plain string search (the
+ * hub writes compact JSON) instead of parsing every broadcast. Prints pairs per second, the
+ * claim-to-release-granted latency of a pair, the hub's CPU time per pair (from the hub process)
+ * and the load average. {@code bench.jfr=/path.jfr} records a JFR profile of the measured period.
  */
 class ClaimBench {
 
     private static final int CLIENTS = Integer.getInteger("bench.clients", 4);
-    private static final int WINDOW = Integer.getInteger("bench.window", 8);
-    private static final int WARMUP_SECONDS = Integer.getInteger("bench.warmup", 10);
+    private static final int WINDOW = Integer.getInteger("bench.window", 16);
+    private static final int WARMUP_SECONDS = Integer.getInteger("bench.warmup", 20);
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
+    /** When set, the hub records a JFR profile (settings=profile) of the measured period into this file. */
+    private static final String JFR = System.getProperty("bench.jfr", "");
+    /** Port of an already running hub to measure instead of starting one ({@code bench.pid} = its JVM's pid). */
+    private static final int EXTERNAL_PORT = Integer.getInteger("bench.port", 0);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
     void claimReleasePairsPerSecond() throws Exception {
+        if (EXTERNAL_PORT > 0) {
+            measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+            return;
+        }
         Path db = Path.of(System.getProperty("hub.workDir", "target/hubs"))
                 .resolve("claim-bench-db-" + ProcessHandle.current().pid()).toAbsolutePath();
-        try (HubServer hub = HubServer.start(Map.of("HUB_DB_URL",
-                "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0"))) {
+        Map<String, String> env = new HashMap<>();
+        env.put("HUB_DB_URL", "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
+        // every socket of this host shares the open hub's quota principal (128 live claims by default);
+        // the benchmark keeps clients x window claims live at once
+        env.put("HUB_CLAIMS_MAX_PER_PRINCIPAL", Integer.toString(Math.max(128, CLIENTS * WINDOW)));
+        try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
-            LongAdder pairs = new LongAdder();
-            long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
-            long end = warmEnd + TimeUnit.SECONDS.toNanos(SECONDS);
-            ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-            List<Future<Long>> results = new ArrayList<>();
-            for (int i = 0; i < CLIENTS; i++) {
-                int n = i;
-                results.add(pool.submit(() -> drive(hub, "bench/c" + n, warmEnd, end, pairs)));
-            }
-            long total = 0;
-            for (Future<Long> f : results) {
-                total += f.get(5, TimeUnit.MINUTES);
-            }
-            pool.shutdown();
-            System.out.printf("ClaimBench: %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s%n",
-                    CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS);
+            measure(hub.webSocketUri(), hub.pid());
         }
     }
 
-    /** One client's loop; returns the pairs completed inside the measured period. */
-    private static long drive(HubServer hub, String me, long warmEnd, long end, LongAdder pairs) {
-        long measured = 0;
-        try (SynapseClient c = SynapseClient.register(hub.webSocketUri(), me)) {
+    /**
+     * Measures a hub that is already running, without Maven: {@code java -cp itests/target/test-classes
+     * -Dbench.port=N -Dbench.pid=P org.switchboard.itests.bench.ClaimBench}.
+     */
+    public static void main(String[] args) throws Exception {
+        if (EXTERNAL_PORT <= 0) {
+            throw new IllegalArgumentException("set -Dbench.port (and -Dbench.pid for the CPU figure)");
+        }
+        measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+    }
+
+    private static void measure(URI uri, long hubPid) throws Exception {
+        List<Client> clients = new ArrayList<>();
+        for (int i = 0; i < CLIENTS; i++) {
+            clients.add(new Client(uri, "bench/c" + i + "-" + ProcessHandle.current().pid()));
+        }
+        for (Client c : clients) {
+            if (!c.registered.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError(c.name + " not registered");
+            }
+        }
+        if (!JFR.isEmpty()) {
+            // started on the running hub so that the recording covers only the measured period
+            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.start", "settings=profile",
+                    "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + JFR)
+                    .inheritIO().start().waitFor();
+        }
+        long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
+        long end = warmEnd + TimeUnit.SECONDS.toNanos(SECONDS);
+        for (Client c : clients) {
+            c.start(warmEnd, end);
+        }
+        ProcessHandle hubProcess = ProcessHandle.of(hubPid).orElse(ProcessHandle.current());
+        sleepUntil(warmEnd);
+        Duration cpuStart = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        sleepUntil(end);
+        Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        String load = loadAverage();
+        long total = 0;
+        long[] latencies = new long[0];
+        int count = 0;
+        for (Client c : clients) {
+            if (!c.drained.await(60, TimeUnit.SECONDS)) {
+                throw new AssertionError(c.name + ": " + c.inFlight.get() + " tasks still in flight after the run");
+            }
+            if (c.refusals.get() > 0) {
+                throw new AssertionError(c.name + ": the hub refused " + c.refusals.get() + " requests (see above);"
+                        + " an external hub needs HUB_CLAIMS_MAX_PER_PRINCIPAL >= clients x window");
+            }
+            total += c.measured.get();
+            latencies = java.util.Arrays.copyOf(latencies, count + c.latencyCount);
+            System.arraycopy(c.latencies, 0, latencies, count, c.latencyCount);
+            count += c.latencyCount;
+            c.close();
+        }
+        double cpuMicrosPerPair = total == 0 ? 0 : cpuEnd.minus(cpuStart).toNanos() / 1000.0 / total;
+        System.out.printf("ClaimBench: %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
+                        + " pair latency %s; hub CPU %.0f us/pair; load average %s%n",
+                CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
+                new Percentiles(latencies, count).summary(), cpuMicrosPerPair, load);
+    }
+
+    /** One socket cycling {@link #WINDOW} disjoint tasks. */
+    private static final class Client implements WebSocket.Listener {
+        final String name;
+        final String ownerField;
+        final String targetField;
+        final CountDownLatch registered = new CountDownLatch(1);
+        final CountDownLatch drained = new CountDownLatch(1);
+        final AtomicLong measured = new AtomicLong();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger refusals = new AtomicInteger();
+        final long[] claimSentAt = new long[WINDOW];
+        long[] latencies = new long[1 << 16];
+        int latencyCount;
+        private final WebSocket socket;
+        private final StringBuilder partial = new StringBuilder();
+        private CompletableFuture<WebSocket> sending;
+        private volatile long warmEnd;
+        private volatile long end;
+
+        Client(URI uri, String name) {
+            this.name = name;
+            this.ownerField = "\"owner\":\"" + name + "\"";
+            this.targetField = "\"target\":\"" + name + "\"";
+            this.socket = HTTP.newWebSocketBuilder().buildAsync(uri, this).join();
+            this.sending = CompletableFuture.completedFuture(socket);
+            send("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"sender\":\"" + name + "\"}");
+        }
+
+        void start(long warmEnd, long end) {
+            this.warmEnd = warmEnd;
+            this.end = end;
+            inFlight.set(WINDOW);
             for (int t = 0; t < WINDOW; t++) {
-                c.send(claim(me, t));
-            }
-            int inFlight = WINDOW;
-            while (inFlight > 0) {
-                JsonObject frame = c.next(Duration.ofSeconds(30));
-                String type = frame.getString("type", "");
-                if (!me.equals(frame.getString("owner", ""))) {
-                    continue;
-                }
-                String taskId = frame.getString("task_id", "");
-                if ("claim_granted".equals(type)) {
-                    c.send(Json.createObjectBuilder().add("type", "release").add("target", "System")
-                            .add("task_id", taskId).build());
-                } else if ("release_granted".equals(type)) {
-                    long now = System.nanoTime();
-                    if (now > warmEnd && now <= end) {
-                        measured++;
-                        pairs.increment();
-                    }
-                    if (now <= end) {
-                        c.send(claim(me, Integer.parseInt(taskId.substring(taskId.lastIndexOf('-') + 1))));
-                    } else {
-                        inFlight--;
-                    }
-                }
+                claim(t);
             }
         }
-        return measured;
+
+        private void claim(int t) {
+            claimSentAt[t] = System.nanoTime();
+            String taskId = name.replace('/', '_') + "-" + t;
+            send("{\"type\":\"claim\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId
+                    + "\",\"paths\":[\"bench/" + taskId + "\"],\"ttl_seconds\":600}");
+        }
+
+        /** The JDK client allows one outstanding send per socket: chain them. */
+        private synchronized void send(String text) {
+            sending = sending.thenCompose(ws -> ws.sendText(text, true)).whenComplete((ws, error) -> {
+                if (error != null) {
+                    System.err.println(name + ": send failed: " + error);
+                }
+            });
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            System.err.println(name + ": hub closed the socket: " + statusCode + " " + reason);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            System.err.println(name + ": socket error: " + error);
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                String frame = partial.toString();
+                partial.setLength(0);
+                onFrame(frame);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        private void onFrame(String frame) {
+            if (registered.getCount() > 0) {
+                if (frame.contains("\"type\":\"presence_update\"") && frame.contains("\"agent\":\"" + name + "\"")) {
+                    registered.countDown();
+                }
+                return;
+            }
+            if (frame.contains("\"type\":\"error\"") || (frame.contains("_denied\"") && frame.contains(targetField))) {
+                // a refused task leaves the window; the run then fails loudly instead of stalling
+                if (refusals.incrementAndGet() <= 3) {
+                    System.err.println(name + ": refused: " + frame);
+                }
+                if (inFlight.decrementAndGet() == 0) {
+                    drained.countDown();
+                }
+                return;
+            }
+            if (!frame.contains(ownerField)) {
+                return;
+            }
+            boolean granted = frame.contains("\"type\":\"claim_granted\"");
+            if (!granted && !frame.contains("\"type\":\"release_granted\"")) {
+                return;
+            }
+            String taskId = field(frame, "task_id");
+            if (granted) {
+                send("{\"type\":\"release\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId + "\"}");
+                return;
+            }
+            int t = Integer.parseInt(taskId.substring(taskId.lastIndexOf('-') + 1));
+            long now = System.nanoTime();
+            if (now > warmEnd && now <= end) {
+                measured.incrementAndGet();
+                if (latencyCount == latencies.length) {
+                    latencies = java.util.Arrays.copyOf(latencies, latencyCount * 2);
+                }
+                latencies[latencyCount++] = now - claimSentAt[t];
+            }
+            if (now <= end) {
+                claim(t);
+            } else if (inFlight.decrementAndGet() == 0) {
+                drained.countDown();
+            }
+        }
+
+        private static String field(String frame, String key) {
+            String marker = "\"" + key + "\":\"";
+            int from = frame.indexOf(marker) + marker.length();
+            return frame.substring(from, frame.indexOf('"', from));
+        }
+
+        void close() {
+            socket.abort();
+        }
     }
 
-    private static JsonObject claim(String me, int t) {
-        String taskId = me.replace('/', '_') + "-" + t;
-        return Json.createObjectBuilder().add("type", "claim").add("target", "System").add("task_id", taskId)
-                .add("paths", Json.createArrayBuilder().add("bench/" + taskId)).add("ttl_seconds", 600).build();
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left;
+        while ((left = nanoTime - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
     }
 
     private static void awaitReady(HubServer hub) throws Exception {
-        var http = java.net.http.HttpClient.newHttpClient();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < deadline) {
             try {
-                if (http.send(java.net.http.HttpRequest.newBuilder(hub.http("/health")).build(),
+                if (HTTP.send(java.net.http.HttpRequest.newBuilder(hub.http("/health")).build(),
                         java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     return;
                 }

@@ -127,7 +127,7 @@ public final class CapabilityRegistry {
                 .add("signature", isAbsent(frame.get("signature")) ? JsonValue.NULL : frame.get("signature"));
         JsonObject unverified = card.build();
         JsonObject projected = PROVIDER.createObjectBuilder(unverified)
-                .add("verification", verifier.verify(unverified))
+                .add("verification", verifier.verify(unverified, now))
                 .add("advertised_at", now)
                 .build();
         Entry entry = new Entry(projected, now, sender, dispatchable);

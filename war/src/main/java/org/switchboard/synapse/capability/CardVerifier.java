@@ -7,21 +7,25 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 
 /**
- * Computes the advisory {@code verification} object of a capability card (synapse-advanced §6.8).
+ * Computes the advisory {@code verification} object of a capability card (synapse-advanced §6.8);
+ * {@link SignedCardVerifier} checks Ed25519 signatures against an operator trust bundle.
  * Verification never grants authority and never hides a card.
  */
 @FunctionalInterface
 public interface CardVerifier {
 
-    /** The {@code verification} object for a card (the card has no {@code verification} yet). */
-    JsonObject verify(JsonObject card);
+    /**
+     * The {@code verification} object for a card at hub time {@code now} (the card is the stable
+     * card: no {@code verification} and no {@code advertised_at} yet).
+     */
+    JsonObject verify(JsonObject card, double now);
 
     /**
      * The verifier of a hub without a card trust bundle: unsigned cards are
      * {@code missing_signature}, non-object signatures {@code bad_signature}, and signed cards
      * {@code unknown_key} (no key can be trusted).
      */
-    CardVerifier WITHOUT_TRUST_BUNDLE = card -> {
+    CardVerifier WITHOUT_TRUST_BUNDLE = (card, now) -> {
         JsonValue signature = card.get("signature");
         if (signature == null || signature.getValueType() == JsonValue.ValueType.NULL) {
             return PROVIDER.createObjectBuilder().add("detail", "unsigned card").add("result", "missing_signature").build();

@@ -70,9 +70,26 @@ public final class ClaimBook {
      *
      * @param claimsPerPrincipal live claims per quota principal (128)
      * @param maxPaths           declared paths before widening (512)
-     * @param handoffTtl         lease length given to a handoff recipient (the default lease, 3600 s)
+     * @param handoffTtl         the default lease (3600 s): a claim without a usable {@code ttl_seconds}
+     *                           and a handoff recipient get it
+     * @param minTtl             shortest lease a claim may ask for (30 s)
+     * @param maxTtl             longest lease a claim may ask for (30 days)
      */
-    public record Limits(int claimsPerPrincipal, int maxPaths, double handoffTtl) {
+    public record Limits(int claimsPerPrincipal, int maxPaths, double handoffTtl, double minTtl, double maxTtl) {
+        /** Validates the bounds. */
+        public Limits {
+            if (claimsPerPrincipal < 1 || maxPaths < 1 || !(minTtl > 0) || !(maxTtl >= minTtl)
+                    || !(handoffTtl >= minTtl) || !(handoffTtl <= maxTtl)) {
+                throw new IllegalArgumentException("invalid claim limits: quota " + claimsPerPrincipal + ", paths "
+                        + maxPaths + ", leases " + minTtl + " <= " + handoffTtl + " <= " + maxTtl);
+            }
+        }
+
+        /** Limits with the spec's lease bounds (30 s to 30 days, default 3600 s). */
+        public Limits(int claimsPerPrincipal, int maxPaths, double handoffTtl) {
+            this(claimsPerPrincipal, maxPaths, handoffTtl, ClaimRequest.MIN_TTL, ClaimRequest.MAX_TTL);
+        }
+
         /** The spec defaults. */
         public static Limits defaults() {
             return new Limits(128, ScopePaths.DEFAULT_MAX_PATHS, ClaimRequest.DEFAULT_TTL);
@@ -113,7 +130,7 @@ public final class ClaimBook {
 
     /** Parses a claim frame with this book's declared-path cap. */
     public ClaimRequest request(JsonObject frame) {
-        return ClaimRequest.from(frame, limits.maxPaths());
+        return ClaimRequest.from(frame, limits.maxPaths(), limits.handoffTtl(), limits.minTtl(), limits.maxTtl());
     }
 
     /**
@@ -351,12 +368,12 @@ public final class ClaimBook {
             String to = FrameFields.raw(frame, "to_agent", "target").strip();
             TaskClaim claim = claims.get(taskId);
             String refusal = null;
-            if (taskId.isEmpty()) {
-                refusal = TASK_ID_REQUIRED_SENTENCE;
-            } else if (to.isEmpty()) {
-                refusal = "Handoff target is required.";
-            } else if (!online.test(to)) {
+            // §9.9 checks the target's presence first; a missing target (no to_agent, no target) is
+            // simply not online, so it gets the spec's sentence with an empty name.
+            if (to.isEmpty() || !online.test(to)) {
                 refusal = "Handoff target '" + to + "' is not online.";
+            } else if (taskId.isEmpty()) {
+                refusal = TASK_ID_REQUIRED_SENTENCE;
             } else if (claim == null) {
                 refusal = "Task '" + taskId + "' is not currently claimed.";
             } else if (!claim.owner().equals(sender)) {

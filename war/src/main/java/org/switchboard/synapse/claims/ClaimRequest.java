@@ -38,13 +38,18 @@ public record ClaimRequest(String rawTaskId, String taskId, String note, double 
 
     /** Parses a claim frame; {@code maxPaths} is the operator's declared-path cap. */
     public static ClaimRequest from(JsonObject frame, int maxPaths) {
+        return from(frame, maxPaths, DEFAULT_TTL, MIN_TTL, MAX_TTL);
+    }
+
+    /** Parses a claim frame with operator lease bounds: absent or unusable TTL gives {@code defaultTtl}, others clamp. */
+    public static ClaimRequest from(JsonObject frame, int maxPaths, double defaultTtl, double minTtl, double maxTtl) {
         String raw = FrameFields.raw(frame, "task_id", "payload");
         JsonValue ttl = frame.get("ttl_seconds");
-        double ttlSeconds = DEFAULT_TTL;
+        double ttlSeconds = defaultTtl;
         if (ttl instanceof JsonNumber n) {
             double d = n.doubleValue();
             if (Double.isFinite(d)) {
-                ttlSeconds = Math.min(MAX_TTL, Math.max(MIN_TTL, d));
+                ttlSeconds = Math.min(maxTtl, Math.max(minTtl, d));
             }
         }
         JsonValue pi = frame.get("path_identity");

@@ -9,6 +9,8 @@ import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -19,13 +21,16 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.SynapseConfig;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseRuntime;
 import org.switchboard.synapse.board.Blackboard;
 import org.switchboard.synapse.capability.CapabilityRegistry;
 import org.switchboard.synapse.capability.CardVerifier;
+import org.switchboard.synapse.capability.SignedCardVerifier;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.IdempotencyLedger;
+import org.switchboard.synapse.idempotency.InMemoryOperationStore;
 import org.switchboard.synapse.idempotency.MutationFlow;
 import org.switchboard.synapse.idempotency.OperationRecord;
 import org.switchboard.synapse.resource.ResourceOffers;
@@ -55,18 +60,30 @@ public class CoordinationState {
     @Inject
     SynapseRuntime runtime;
 
-    private final Blackboard board = new Blackboard();
-    private final ClaimBook book = new ClaimBook(ClaimBook.Limits.defaults(), board::acceptCommitted);
-    private final CapabilityRegistry capabilities = new CapabilityRegistry(CardVerifier.WITHOUT_TRUST_BUNDLE);
-    private final ResourceOffers resources = new ResourceOffers();
-    private final MutationFlow flow = new MutationFlow(new IdempotencyLedger());
-    private final DarkSeatWatch darkSeats = new DarkSeatWatch(DarkSeatWatch.DEFAULT_GRACE_SECONDS);
+    @Inject
+    SynapseConfig config;
+
+    // built from the operator's limits in start(), before any verb is served
+    private Blackboard board;
+    private ClaimBook book;
+    private CapabilityRegistry capabilities;
+    private ResourceOffers resources;
+    private MutationFlow flow;
+    private DarkSeatWatch darkSeats;
     /** The last ordered claim append (set under the book's lock); a rebuild waits for it. */
     private final AtomicReference<CompletableFuture<long[]>> lastClaimAppend =
             new AtomicReference<>(CompletableFuture.completedFuture(new long[0]));
 
     @PostConstruct
     void start() {
+        CoordinationSettings settings = config.coordination();
+        board = new Blackboard(settings.board());
+        book = new ClaimBook(settings.claims(), board::acceptCommitted);
+        capabilities = new CapabilityRegistry(cardVerifier(settings), settings.liveCardTtlSeconds(),
+                settings.persistentCardTtlSeconds());
+        resources = new ResourceOffers(settings.maxOffersPerAgent(), settings.offerTtlSeconds());
+        flow = new MutationFlow(new IdempotencyLedger(new InMemoryOperationStore(), settings.idempotencyCacheSize()));
+        darkSeats = new DarkSeatWatch(settings.darkSeatGraceSeconds());
         SynapseContext ctx = runtime.hub().context();
         long started = System.nanoTime();
         int[] count = {0};
@@ -86,6 +103,24 @@ public class CoordinationState {
         capabilities.expire(now);
         LOG.info("SYNAPSE coordination rebuilt from " + count[0] + " journal events in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms: " + book.liveClaims(now).size() + " live claims");
+    }
+
+    /**
+     * The card verifier: Ed25519 against the configured trust bundle, or none. A bundle that cannot
+     * be read fails the deployment: an operator who configured trust must not silently get none.
+     */
+    private static CardVerifier cardVerifier(CoordinationSettings settings) {
+        if (settings.cardTrustFile().isEmpty()) {
+            return CardVerifier.WITHOUT_TRUST_BUNDLE;
+        }
+        try {
+            SignedCardVerifier verifier = SignedCardVerifier.load(Path.of(settings.cardTrustFile()), settings.cardSkewSeconds());
+            LOG.info("SYNAPSE capability-card trust bundle loaded: keys " + verifier.keyIds());
+            return verifier;
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("capability-card trust bundle " + settings.cardTrustFile()
+                    + " is unusable: " + e.getMessage(), e);
+        }
     }
 
     private static void readAll(Journal journal, Set<String> kinds, Consumer<JournalEvent> sink) {

@@ -349,6 +349,11 @@ class ClaimBookTest {
         grant("proj/carol", "{'task_id':'other','paths':['docs']}", T0);
         List<String> online = List.of("proj/alice", "proj/bob", "proj/carol");
         assertEquals("Handoff target 'ghost' is not online.", handoff("proj/alice", "{'task_id':'t','to_agent':'ghost'}", online).sentence());
+        // no to_agent: the spec's fallback is target; with neither, the empty name is not online
+        assertEquals("Handoff target 'System' is not online.", handoff("proj/alice", "{'task_id':'t','target':'System'}", online).sentence());
+        assertEquals("Handoff target '' is not online.", handoff("proj/alice", "{'task_id':'t'}", online).sentence());
+        assertEquals("Handoff target '' is not online.", handoff("proj/alice", "{'task_id':'t','to_agent':'  '}", online).sentence());
+        assertEquals("handoff_denied", handoff("proj/alice", "{'task_id':'t'}", online).mutation().replies().get(0).type());
         assertEquals("Task 't' is owned by proj/alice, not proj/carol.", handoff("proj/carol", "{'task_id':'t','to_agent':'proj/bob'}", online).sentence());
         assertFalse(handoff("proj/alice", "{'task_id':'t','to_agent':'proj/alice'}", online).accepted());
         assertFalse(handoff("proj/alice", "{'task_id':'t','to_agent':'proj/bob','epoch':999}", online).accepted());

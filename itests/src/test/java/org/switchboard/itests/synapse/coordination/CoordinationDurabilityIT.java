@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,9 +40,16 @@ class CoordinationDurabilityIT {
     private static final int RACERS = 10;
     private static HubServer hub;
 
+    private static final String LABEL = "coord-durability";
+    private static final int CAS_ROUNDS = 8;
+    /** Grants the racers observed in the race (the journal must hold at least these claims). */
+    private static final AtomicInteger RACE_GRANTS = new AtomicInteger();
+
     @BeforeAll
     static void start() {
-        hub = CoordinationHub.start("coord-durability");
+        // offers live 300 s after their last refresh by default; on a loaded machine kill -9 plus a
+        // restart has taken longer than that, and this class tests durability, not the offer TTL
+        hub = CoordinationHub.start(LABEL, Map.of("HUB_RESOURCES_TTL_SECONDS", "3600"));
     }
 
     @AfterAll
@@ -115,6 +123,7 @@ class CoordinationDurabilityIT {
             assertTrue(cur.from() > prev.to(), "two holders at once: " + prev + " and " + cur);
         }
         assertTrue(sorted.size() >= 10, "the race produced grants: " + sorted.size());
+        RACE_GRANTS.set(sorted.size());
         assertTrue(denials.get() > 0, "the race produced conflicts");
         try (SynapseClient probe = SynapseClient.register(hub.webSocketUri(), "race/probe")) {
             probe.send(f("state_request"));
@@ -135,7 +144,7 @@ class CoordinationDurabilityIT {
             owner.send(f("ledger_task").add("task_id", "CAS-1").add("title", "contended"));
             owner.expect(x -> "ledger_task_posted".equals(x.getString("type", "")), WAIT);
         }
-        int rounds = 8;
+        int rounds = CAS_ROUNDS;
         int[][] wins = new int[rounds][1];
         ExecutorService pool = Executors.newFixedThreadPool(RACERS);
         CyclicBarrier go = new CyclicBarrier(RACERS);
@@ -248,5 +257,60 @@ class CoordinationDurabilityIT {
             assertTrue(fresh.getJsonNumber("epoch").longValue() > keyedGrant.getJsonNumber("epoch").longValue(),
                     "epochs continue after the restart");
         }
+    }
+
+    /**
+     * The hub's own record is the proof: after the races and the restart, the hub is stopped and
+     * its journal read straight from the H2 file. Replaying every claim, handoff and release in seq
+     * order must never show two live holders of one task or of overlapping scopes, and the board
+     * task that was raced must have exactly one accepted write per version.
+     */
+    @Test
+    @Order(4)
+    void theJournalNeverShowsTwoHoldersOrTwoWritesOfOneVersion() throws Exception {
+        hub.stop();
+        List<JournalAudit.Event> events = JournalAudit.read(CoordinationHub.dbDir(LABEL),
+                List.of("claim", "handoff", "release", "task_update", "checkpoint", "ledger_task"));
+        long raceClaims = events.stream().filter(e -> "claim".equals(e.kind())
+                && e.payload().getString("task_id").startsWith("race-")).count();
+        assertTrue(raceClaims >= RACE_GRANTS.get() && raceClaims >= 10,
+                "journal holds the race's grants: " + raceClaims + " of " + RACE_GRANTS.get());
+        assertEquals(List.of(), JournalAudit.overlappingHolders(events));
+        assertEquals(List.of(), JournalAudit.boardVersionViolations(events));
+        assertEquals(1 + CAS_ROUNDS, JournalAudit.boardWrites(events, "CAS-1"),
+                "one declaration plus exactly one accepted write per raced version");
+    }
+
+    /** The audit itself can fail: fabricated journals with a double holder or a repeated version are caught. */
+    @Test
+    @Order(5)
+    void theJournalAuditDetectsViolations() {
+        List<JournalAudit.Event> overlapping = List.of(
+                claimEvent(1, "a", "alice", "src", 100, 200),
+                claimEvent(2, "b", "bob", "src/x", 150, 250));
+        assertEquals(1, JournalAudit.overlappingHolders(overlapping).size());
+        List<JournalAudit.Event> sameTask = List.of(
+                claimEvent(1, "a", "alice", "src", 100, 200),
+                claimEvent(2, "a", "bob", "docs", 150, 250));
+        assertEquals(1, JournalAudit.overlappingHolders(sameTask).size());
+        List<JournalAudit.Event> sequential = List.of(
+                claimEvent(1, "a", "alice", "src", 100, 200),
+                new JournalAudit.Event(2, "release", Json.createObjectBuilder().add("task_id", "a").build()),
+                claimEvent(3, "b", "bob", "src/x", 150, 250),
+                claimEvent(4, "c", "carol", "src", 260, 300));
+        assertEquals(List.of(), JournalAudit.overlappingHolders(sequential), "released and expired leases are gone");
+        List<JournalAudit.Event> doubleWrite = List.of(boardEvent(1, 1), boardEvent(2, 2), boardEvent(3, 2));
+        assertEquals(1, JournalAudit.boardVersionViolations(doubleWrite).size());
+    }
+
+    private static JournalAudit.Event claimEvent(long seq, String task, String owner, String path, double at, double until) {
+        return new JournalAudit.Event(seq, "claim", Json.createObjectBuilder().add("task_id", task).add("owner", owner)
+                .add("worktree", "").add("paths", Json.createArrayBuilder().add(path)).add("claimed_at", at)
+                .add("lease_expires_at", until).build());
+    }
+
+    private static JournalAudit.Event boardEvent(long seq, long version) {
+        return new JournalAudit.Event(seq, "ledger_task", Json.createObjectBuilder().add("task_id", "T")
+                .add("version", version).build());
     }
 }

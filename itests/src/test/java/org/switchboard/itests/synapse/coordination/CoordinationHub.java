@@ -23,10 +23,20 @@ final class CoordinationHub {
 
     /** A hub on its own H2 file with write-through commits (so SIGKILL loses nothing acknowledged). */
     static HubServer start(String label) {
-        Path db = Path.of(System.getProperty("hub.workDir", "target/hubs"))
+        return start(label, Map.of());
+    }
+
+    /** {@link #start(String)} with extra environment (configuration keys such as {@code HUB_CLAIMS_MAX_PER_PRINCIPAL}). */
+    static HubServer start(String label, Map<String, String> extraEnv) {
+        Map<String, String> env = new java.util.HashMap<>(extraEnv);
+        env.put("HUB_DB_URL", "jdbc:h2:file:" + dbDir(label) + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
+        return awaitReady(HubServer.start(env));
+    }
+
+    /** The directory of the H2 file of the hub started with {@code label} by this JVM. */
+    static Path dbDir(String label) {
+        return Path.of(System.getProperty("hub.workDir", "target/hubs"))
                 .resolve(label + "-db-" + ProcessHandle.current().pid()).toAbsolutePath();
-        return awaitReady(HubServer.start(Map.of("HUB_DB_URL",
-                "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0")));
     }
 
     /** Polls the hub's own {@code /health} until it answers 200 (the application finished deploying). */
