@@ -154,7 +154,7 @@ public final class SynapseHub implements RegistrationHooks {
     }
 
     @Override
-    public CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration) {
+    public Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration) {
         return mailbox.replayOnRegistration(connection, registration);
     }
 }

@@ -142,7 +142,7 @@ public final class RegistrationService {
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             });
         }
-        connection.inOrder(() -> hooks.replayMailbox(connection, frame));
+        connection.inOrder(hooks.replayMailbox(connection, frame));
         return true;
     }
 
