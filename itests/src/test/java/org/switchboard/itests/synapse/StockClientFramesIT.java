@@ -30,7 +30,7 @@ class StockClientFramesIT {
 
     @BeforeAll
     static void start() {
-        hub = SynapseReady.await(HubServer.start());
+        hub = HubServer.start();
     }
 
     @AfterAll
