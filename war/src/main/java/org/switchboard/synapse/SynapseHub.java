@@ -103,6 +103,7 @@ public final class SynapseHub implements RegistrationHooks {
     /** A socket closed (any reason). */
     public void closed(Connection connection) {
         registration.disconnected(connection);
+        mailbox.closed(connection);
     }
 
     public SynapseDispatcher dispatcher() {
@@ -151,6 +152,11 @@ public final class SynapseHub implements RegistrationHooks {
     @Override
     public void clearDeadLetter(String name) {
         chat.deadLetters().clear(name);
+    }
+
+    @Override
+    public void beforeBind(Connection connection, JsonObject registration) {
+        mailbox.expectReplay(connection, registration);
     }
 
     @Override

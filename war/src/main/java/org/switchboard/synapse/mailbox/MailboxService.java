@@ -127,10 +127,10 @@ public final class MailboxService {
     }
 
     /**
-     * Replay requested on the registration frame (§8.1/§8.2). Called when the name binds: from then on
-     * live copies reach the socket, so the returned step (run after presence) skips every chat already
-     * written to it live and the client never gets one message twice. Nothing happens without
-     * {@code mailbox: true} or without a journal.
+     * Replay requested on the registration frame (§8.1/§8.2), called once the name is bound. Live copies
+     * reach the socket from the bind on (noted since {@link #expectReplay}), so the returned step (run
+     * after presence) skips every chat already written to it live and the client never gets one message
+     * twice. Nothing happens without {@code mailbox: true} or without a journal.
      */
     public Supplier<CompletableFuture<Void>> replayOnRegistration(Connection connection, JsonObject frame) {
         if (!JsonFields.isTrue(frame, "mailbox") || !ctx.hasJournal()) {
@@ -140,8 +140,7 @@ public final class MailboxService {
         long since = requested == null || requested < 0 ? 0 : requested;
         String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
         advance(identity, since, "cursor");
-        Set<Long> writtenLive = ConcurrentHashMap.newKeySet();
-        awaitingReplay.put(connection, writtenLive);
+        Set<Long> writtenLive = awaitingReplay.computeIfAbsent(connection, c -> ConcurrentHashMap.newKeySet());
         return () -> CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
                 .thenAccept(events -> {
                     LOG.fine(() -> "mailbox replay for " + identity + " since " + since + ": " + events.size() + " chat events");
@@ -161,6 +160,21 @@ public final class MailboxService {
                     }
                 })
                 .whenComplete((ignored, error) -> awaitingReplay.remove(connection, writtenLive));
+    }
+
+    /**
+     * Called just before a registration frame binds its name: when it asks for a replay, chats written
+     * live to the socket from the bind on are noted (the replay itself starts after the bind).
+     */
+    public void expectReplay(Connection connection, JsonObject frame) {
+        if (JsonFields.isTrue(frame, "mailbox") && ctx.hasJournal()) {
+            awaitingReplay.put(connection, ConcurrentHashMap.newKeySet());
+        }
+    }
+
+    /** The socket closed: drops what a replay that will not run had noted. */
+    public void closed(Connection connection) {
+        awaitingReplay.remove(connection);
     }
 
     /** A journalled chat was just written live to {@code sockets}; a replay still pending on one of them skips it. */

@@ -13,7 +13,11 @@ public interface RegistrationHooks {
     /** Clears the dead-letter entry keyed by the name. */
     void clearDeadLetter(String name);
 
-    /** Mailbox replay requested by the registration frame: called when the name binds, the step runs after presence. */
+    /** Just before the registration frame binds its name (a refused bind closes the socket). */
+    default void beforeBind(Connection connection, JsonObject registration) {
+    }
+
+    /** Mailbox replay requested by the registration frame: called once the name is bound, the step runs after presence. */
     Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration);
 
     /** No hooks (tests of the session rules alone). */

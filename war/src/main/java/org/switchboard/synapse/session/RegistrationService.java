@@ -91,6 +91,7 @@ public final class RegistrationService {
             return false;
         }
         applyDeclarations(connection, frame, true);
+        hooks.beforeBind(connection, frame);
         boolean takeover = false;
         for (int attempt = 0; ; attempt++) {
             Connection holder = ctx.registry().bindIfFree(sender, connection);
