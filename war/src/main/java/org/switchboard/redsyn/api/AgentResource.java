@@ -20,6 +20,7 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Announcement;
 import org.switchboard.redsyn.directory.Policy;
+import org.switchboard.redsyn.keys.NodeKeyService;
 import org.switchboard.redsyn.message.SessionService;
 
 /** An agent: announce, look up, and its sessions. */
@@ -34,6 +35,9 @@ public class AgentResource {
 
     @Inject
     SessionService sessions;
+
+    @Inject
+    NodeKeyService keys;
 
     @Context
     SecurityContext security;
@@ -58,6 +62,13 @@ public class AgentResource {
     @GET
     public JsonObject get() {
         return agents.get(AuthFilter.caller(security), address());
+    }
+
+    /** {@code GET /agents/{…}/key}: the keys of the node that last listened for the agent. */
+    @GET
+    @Path("key")
+    public JsonObject key() {
+        return keys.agentKey(AuthFilter.caller(security), address());
     }
 
     @GET

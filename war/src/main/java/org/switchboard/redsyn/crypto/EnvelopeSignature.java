@@ -135,6 +135,14 @@ public final class EnvelopeSignature {
      * ts within ten minutes of {@code nowEpochSeconds}.
      */
     public static SignatureCheck verify(JsonObject envelope, String registeredKey, long nowEpochSeconds) {
+        return verify(envelope, registeredKey, nowEpochSeconds, null);
+    }
+
+    /**
+     * As {@link #verify(JsonObject, String, long)}, with the files_sha256 the relay already computed
+     * from the decoded zip (so a 5 MB zip is not decoded twice); null computes it from the envelope.
+     */
+    public static SignatureCheck verify(JsonObject envelope, String registeredKey, long nowEpochSeconds, String filesSha256) {
         JsonValue sigValue = present(envelope, "sig");
         if (sigValue == null) {
             return SignatureCheck.unsigned();
@@ -164,7 +172,7 @@ public final class EnvelopeSignature {
         long ts;
         try {
             ts = timestamp(envelope);
-            payload = signedPayload(envelope);
+            payload = filesSha256 == null ? signedPayload(envelope) : signedPayload(envelope, filesSha256);
         } catch (CryptoFormatException e) {
             return malformed(e.getMessage());
         }

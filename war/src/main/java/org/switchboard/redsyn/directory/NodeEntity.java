@@ -33,6 +33,22 @@ public class NodeEntity {
 
     private long createdAt;
 
+    /** The node's Ed25519 signing key, base64url as registered (null until {@code PUT /nodes/key}). */
+    @Column(length = 128)
+    private String signingKey;
+
+    /** Its P-256 encryption key, base64url exactly as registered (enc_sig signs this text). */
+    @Column(length = 128)
+    private String encKey;
+
+    @Column(length = 128)
+    private String encSig;
+
+    @Column(length = 64)
+    private String keyFingerprint;
+
+    private long keyChangedAt;
+
     protected NodeEntity() {
     }
 
@@ -53,5 +69,34 @@ public class NodeEntity {
 
     public String getName() {
         return name;
+    }
+
+    public String getSigningKey() {
+        return signingKey;
+    }
+
+    public String getEncKey() {
+        return encKey;
+    }
+
+    public String getEncSig() {
+        return encSig;
+    }
+
+    public String getKeyFingerprint() {
+        return keyFingerprint;
+    }
+
+    public long getKeyChangedAt() {
+        return keyChangedAt;
+    }
+
+    /** Records the node's public keys (checked by the caller); a null encKey means the node takes no sealed messages. */
+    public void registerKeys(String signingKey, String encKey, String encSig, String fingerprint, long now) {
+        this.signingKey = signingKey;
+        this.encKey = encKey;
+        this.encSig = encSig;
+        this.keyFingerprint = fingerprint;
+        this.keyChangedAt = now;
     }
 }

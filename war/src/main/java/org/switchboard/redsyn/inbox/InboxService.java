@@ -25,6 +25,7 @@ import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
+import org.switchboard.redsyn.sealed.SealedReservations;
 
 /**
  * The queue of each agent: takes lease messages (conditional updates, so two takers never get the
@@ -54,6 +55,9 @@ public class InboxService {
     @Inject
     Event<MessageQueued> queued;
 
+    @Inject
+    SealedReservations sealed;
+
     /** The caller's agent whose inbox is read; the call counts as its heartbeat. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public AgentInfo open(Caller caller, Address address) {
@@ -73,6 +77,7 @@ public class InboxService {
             candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
                     ((Number) r[4]).intValue(), ((Number) r[5]).longValue(), (String) r[6], (String) r[7]));
         }
+        sealed.dropReservedForOthers(agentId, node, candidates);
         List<String> chosen = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
         if (chosen.isEmpty()) {
             return List.of();
@@ -117,10 +122,14 @@ public class InboxService {
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
         JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();
-        List<MessageEntity> found = ids.isEmpty() ? List.of() : em.createNamedQuery("Message.forAck", MessageEntity.class)
-                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList();
+        List<MessageEntity> found = ids.isEmpty() ? List.of() : new ArrayList<>(em.createNamedQuery("Message.forAck", MessageEntity.class)
+                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList());
+        if (!ids.isEmpty()) { // topic event copies are acked by the publisher's id
+            found.addAll(em.createNamedQuery("Message.forAckEvents", MessageEntity.class).setParameter("agent", agent.id())
+                    .setParameter("ids", ids).getResultList());
+        }
         for (MessageEntity m : found) {
-            seen.add(m.getMessageId());
+            seen.add(m.wireId());
             boolean ok = m.getState() == DeliveryState.DONE;
             if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
                 ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
@@ -129,7 +138,7 @@ public class InboxService {
                     em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
                 }
             }
-            (ok ? acked : notAcked).add(m.getMessageId());
+            (ok ? acked : notAcked).add(m.wireId());
         }
         for (String id : ids) {
             if (!seen.contains(id)) {

@@ -30,6 +30,7 @@ import org.switchboard.redsyn.directory.Membership;
 import org.switchboard.redsyn.directory.PolicyDecision;
 import org.switchboard.redsyn.directory.Tokens;
 import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.sealed.SealedReservations;
 
 /**
  * Sending: validates the envelope, applies the receiving agent's policy, picks the session, stores
@@ -57,6 +58,9 @@ public class MessageService {
 
     @Inject
     TopicPublisher topics;
+
+    @Inject
+    SealedReservations sealed;
 
     @Inject
     RedsynConfig config;
@@ -109,6 +113,7 @@ public class MessageService {
             em.persist(new FileEntity(id, from.org(), d.zip()));
         }
         em.persist(m);
+        sealed.onAccepted(m, d.encrypted());
         queued.fire(new MessageQueued(m.getToAgentId()));
         return new SendResult(201, accepted(m, false));
     }
@@ -127,8 +132,10 @@ public class MessageService {
         }
         AgentInfo target = agents.info(to.agentPath());
         boolean crossOrg = !to.org().equals(from.org());
-        if (crossOrg && !links.maySend(from.org(), to.org(), to.agentPath())) {
-            throw RedsynException.forbidden("no active link lets " + from.org() + " write to " + to.agentPath());
+        if (crossOrg) {
+            links.sendRefusal(from.org(), to.org(), to.agentPath(), verdict.signed()).ifPresent(reason -> {
+                throw RedsynException.forbidden(reason);
+            });
         }
         if (target == null) {
             throw RedsynException.notFound("no agent " + to.agentPath());
@@ -174,10 +181,16 @@ public class MessageService {
     private void routeAnswer(Caller caller, EnvelopeDraft d, AgentInfo from, MessageEntity m, long now) {
         MessageEntity request = byMessageId(d.replyTo());
         if (request == null || !mayAnswer(request)) {
+            if (topics.published(d.replyTo())) {
+                throw RedsynException.unprocessable("nobody answers an event: " + d.replyTo() + " was published to a topic");
+            }
             throw RedsynException.notFound("no request " + d.replyTo());
         }
         if (request.getToAgentId() != from.id()) {
             throw RedsynException.forbidden("only " + Notices.agentPath(request.getToAddress()) + " answers request " + d.replyTo());
+        }
+        if (!request.getFromOrg().equals(from.org()) && !links.linked(from.org(), request.getFromOrg())) {
+            throw RedsynException.forbidden("no active link between " + from.org() + " and " + request.getFromOrg() + " any more");
         }
         if (d.thread() != null && !d.thread().equals(request.getThread())) {
             throw RedsynException.unprocessable("thread must be the request's thread, " + request.getThread());

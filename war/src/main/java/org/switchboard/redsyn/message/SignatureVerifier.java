@@ -4,8 +4,8 @@ import jakarta.json.JsonObject;
 import org.switchboard.redsyn.directory.Caller;
 
 /**
- * Verifies the node signature of an envelope before it is stored: the seam the crypto package
- * (RFC 8785 canonical JSON, Ed25519, registered node keys) plugs into, as a CDI alternative.
+ * Verifies the node signature of an envelope before it is stored: the seam the signature package
+ * (RFC 8785 canonical JSON, Ed25519, registered node keys) plugs into.
  */
 public interface SignatureVerifier {
 
