@@ -103,6 +103,7 @@ public final class SynapseHub implements RegistrationHooks {
     /** A socket closed (any reason). */
     public void closed(Connection connection) {
         registration.disconnected(connection);
+        mailbox.closed(connection);
     }
 
     public SynapseDispatcher dispatcher() {
@@ -154,7 +155,12 @@ public final class SynapseHub implements RegistrationHooks {
     }
 
     @Override
-    public CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration) {
+    public void beforeBind(Connection connection, JsonObject registration) {
+        mailbox.expectReplay(connection, registration);
+    }
+
+    @Override
+    public Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration) {
         return mailbox.replayOnRegistration(connection, registration);
     }
 }

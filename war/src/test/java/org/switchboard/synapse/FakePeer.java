@@ -19,6 +19,7 @@ public final class FakePeer implements Peer {
     private final List<JsonObject> frames = new ArrayList<>();
     private boolean open = true;
     private boolean failWrites;
+    private List<CompletableFuture<Boolean>> heldWrites;
     private int closeCode;
     private String closeReason;
 
@@ -46,7 +47,29 @@ public final class FakePeer implements Peer {
             return CompletableFuture.completedFuture(false);
         }
         frames.add(Json.createReader(new StringReader(text)).readObject());
+        if (heldWrites != null) {
+            CompletableFuture<Boolean> write = new CompletableFuture<>();
+            heldWrites.add(write);
+            return write;
+        }
         return CompletableFuture.completedFuture(true);
+    }
+
+    /** From now on writes are recorded but stay unacknowledged until {@link #releaseWrites}. */
+    public synchronized void holdWrites() {
+        heldWrites = new ArrayList<>();
+    }
+
+    /** Completes every held write with {@code written} and stops holding. */
+    public void releaseWrites(boolean written) {
+        List<CompletableFuture<Boolean>> held;
+        synchronized (this) {
+            held = heldWrites;
+            heldWrites = null;
+        }
+        if (held != null) {
+            held.forEach(write -> write.complete(written));
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.switchboard.synapse.session.Connection;
 
 /** A synchronous {@link SynapseHub} with an adjustable clock, plus helpers to connect and register fake sockets. */
@@ -14,8 +15,13 @@ public final class TestHub {
     private double now = 1_767_225_600.0;
 
     public TestHub(SynapseSettings settings, InMemoryJournal journal) {
+        this(settings, journal, Runnable::run);
+    }
+
+    /** A hub whose blocking work (journal reads) runs on {@code blocking}, e.g. a queue the test drains. */
+    public TestHub(SynapseSettings settings, InMemoryJournal journal, Executor blocking) {
         this.journal = journal;
-        this.hub = new SynapseHub(settings, journal, () -> now, Runnable::run, Runnable::run, List::of);
+        this.hub = new SynapseHub(settings, journal, () -> now, blocking, Runnable::run, List::of);
         hub.replayJournal();
     }
 

@@ -100,6 +100,12 @@ public final class ChatService {
 
         String digest = null;
         if (clientMsgId != null) {
+            CompletableFuture<Void> first = duplicates.inFlight(sender, clientMsgId);
+            if (first != null) {
+                // a resend overtaking its first copy: decide once that copy was (or was not) delivered
+                first.whenComplete((ignored, error) -> handle(in));
+                return;
+            }
             JsonObject content = stamped.build();
             stamped = Jsons.PROVIDER.createObjectBuilder(content);
             digest = DuplicateSuppressor.contentDigest(content);
@@ -134,6 +140,9 @@ public final class ChatService {
             channels.route(out, channel);
             return;
         }
+        if (clientMsgId != null) {
+            duplicates.sending(sender, clientMsgId);
+        }
         routePublic(out);
     }
 
@@ -159,6 +168,9 @@ public final class ChatService {
                 .whenComplete((ignored, error) -> {
                     if (error != null) {
                         refuseUnjournalled(out);
+                        if (out.clientMsgId() != null) {
+                            duplicates.settled(out.sender(), out.clientMsgId());
+                        }
                     }
                 });
     }
@@ -208,6 +220,9 @@ public final class ChatService {
             negativeSent = true;
         }
         Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text);
+        if (seq != null) {
+            mailbox.writtenLive(seq, writes.keySet());
+        }
         if (deadLetterCount > 0) {
             escalate(out, deadLetterCount);
         }
@@ -241,9 +256,12 @@ public final class ChatService {
                     }
                 }
             });
-            if (out.clientMsgId() != null && !delivered.isEmpty()) {
-                duplicates.remember(out.sender(), out.clientMsgId(),
-                        new DuplicateSuppressor.Remembered(out.digest(), out.msgId(), seq, null, out.now()));
+            if (out.clientMsgId() != null) {
+                if (!delivered.isEmpty()) {
+                    duplicates.remember(out.sender(), out.clientMsgId(),
+                            new DuplicateSuppressor.Remembered(out.digest(), out.msgId(), seq, null, out.now()));
+                }
+                duplicates.settled(out.sender(), out.clientMsgId());
             }
             if (out.receiptRequested() && !finalNegativeSent) {
                 receipts.immediate(subject, verdict(recipients, delivered, wake));

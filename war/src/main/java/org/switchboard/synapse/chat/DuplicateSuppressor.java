@@ -5,6 +5,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -38,6 +39,8 @@ public final class DuplicateSuppressor {
     private final ConcurrentHashMap<String, Remembered> memory = new ConcurrentHashMap<>();
     private final ConcurrentLinkedQueue<String> order = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
+    /** Pairs whose first copy is still being written: a resend waits for that copy's outcome. */
+    private final ConcurrentHashMap<String, CompletableFuture<Void>> inFlight = new ConcurrentHashMap<>();
 
     /** Trimmed id when valid (≤ 256 UTF-8 bytes, no C0 controls or DEL, non-empty), else null. */
     public static String normaliseId(String raw) {
@@ -88,6 +91,27 @@ public final class DuplicateSuppressor {
                     size.decrementAndGet();
                 }
             }
+        }
+    }
+
+    /**
+     * Completes when the pair's earlier copy has its outcome (remembered or not); null when none is being
+     * written. A back-to-back resend must not overtake the first copy's memory (§7.7).
+     */
+    public CompletableFuture<Void> inFlight(String sender, String clientMsgId) {
+        return inFlight.get(key(sender, clientMsgId));
+    }
+
+    /** The pair's copy is accepted and on its way out. */
+    public void sending(String sender, String clientMsgId) {
+        inFlight.putIfAbsent(key(sender, clientMsgId), new CompletableFuture<>());
+    }
+
+    /** The pair's copy reached its outcome; a resend waiting on it proceeds. */
+    public void settled(String sender, String clientMsgId) {
+        CompletableFuture<Void> waiting = inFlight.remove(key(sender, clientMsgId));
+        if (waiting != null) {
+            waiting.complete(null);
         }
     }
 

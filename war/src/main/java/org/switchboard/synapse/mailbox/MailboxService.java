@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
@@ -46,6 +47,8 @@ public final class MailboxService {
     private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Double> tracked = new ConcurrentHashMap<>();
     private final AtomicLong highestSeq = new AtomicLong();
+    /** Sockets bound with a mailbox replay still to run → seqs already written to them live. */
+    private final ConcurrentHashMap<Connection, Set<Long>> awaitingReplay = new ConcurrentHashMap<>();
 
     /** Mailbox rules over the given hub and receipt service. */
     public MailboxService(SynapseContext ctx, ReceiptService receipts) {
@@ -124,25 +127,29 @@ public final class MailboxService {
     }
 
     /**
-     * Replay requested on the registration frame (§8.1/§8.2); returns when the frames are queued.
-     * Nothing happens without {@code mailbox: true} or without a journal.
+     * Replay requested on the registration frame (§8.1/§8.2), called once the name is bound. Live copies
+     * reach the socket from the bind on (noted since {@link #expectReplay}), so the returned step (run
+     * after presence) skips every chat already written to it live and the client never gets one message
+     * twice. Nothing happens without {@code mailbox: true} or without a journal.
      */
-    public CompletableFuture<Void> replayOnRegistration(Connection connection, JsonObject frame) {
+    public Supplier<CompletableFuture<Void>> replayOnRegistration(Connection connection, JsonObject frame) {
         if (!JsonFields.isTrue(frame, "mailbox") || !ctx.hasJournal()) {
-            return CompletableFuture.completedFuture(null);
+            return () -> CompletableFuture.completedFuture(null);
         }
         Long requested = JsonFields.integer(frame, "since_seq");
         long since = requested == null || requested < 0 ? 0 : requested;
         String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
         advance(identity, since, "cursor");
-        List<String> roles = connection.roles();
-        return CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
+        Set<Long> writtenLive = awaitingReplay.computeIfAbsent(connection, c -> ConcurrentHashMap.newKeySet());
+        return () -> CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
                 .thenAccept(events -> {
                     LOG.fine(() -> "mailbox replay for " + identity + " since " + since + ": " + events.size() + " chat events");
+                    List<String> roles = connection.roles();
                     for (JournalEvent event : events) {
                         JsonObject chat = event.payload();
                         String target = JsonFields.string(chat, "target");
-                        if (target == null || identity.equals(JsonFields.string(chat, "sender"))
+                        if (target == null || writtenLive.contains(event.seq())
+                                || identity.equals(JsonFields.string(chat, "sender"))
                                 || !Addressing.isDirectedTarget(target) || chat.containsKey("channel")
                                 || !Addressing.isRecipient(target, identity, roles)) {
                             continue;
@@ -151,7 +158,36 @@ public final class MailboxService {
                         copy.remove("receipt_requested");
                         connection.send(copy.add("seq", event.seq()).add("replayed", true).build().toString());
                     }
-                });
+                })
+                .whenComplete((ignored, error) -> awaitingReplay.remove(connection, writtenLive));
+    }
+
+    /**
+     * Called just before a registration frame binds its name: when it asks for a replay, chats written
+     * live to the socket from the bind on are noted (the replay itself starts after the bind).
+     */
+    public void expectReplay(Connection connection, JsonObject frame) {
+        if (JsonFields.isTrue(frame, "mailbox") && ctx.hasJournal()) {
+            awaitingReplay.put(connection, ConcurrentHashMap.newKeySet());
+        }
+    }
+
+    /** The socket closed: drops what a replay that will not run had noted. */
+    public void closed(Connection connection) {
+        awaitingReplay.remove(connection);
+    }
+
+    /** A journalled chat was just written live to {@code sockets}; a replay still pending on one of them skips it. */
+    public void writtenLive(long seq, Collection<Connection> sockets) {
+        if (awaitingReplay.isEmpty()) {
+            return;
+        }
+        for (Connection socket : sockets) {
+            Set<Long> seqs = awaitingReplay.get(socket);
+            if (seqs != null) {
+                seqs.add(seq);
+            }
+        }
     }
 
     /** Undelivered directed chats for {@code identity} after its watermark (§8.5). */

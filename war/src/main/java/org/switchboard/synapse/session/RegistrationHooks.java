@@ -2,6 +2,7 @@ package org.switchboard.synapse.session;
 
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /** What other features do when a name binds (§5 steps 13–15, §8.1), kept out of the session package. */
 public interface RegistrationHooks {
@@ -12,8 +13,12 @@ public interface RegistrationHooks {
     /** Clears the dead-letter entry keyed by the name. */
     void clearDeadLetter(String name);
 
-    /** Mailbox replay requested by the registration frame (after presence). */
-    CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration);
+    /** Just before the registration frame binds its name (a refused bind closes the socket). */
+    default void beforeBind(Connection connection, JsonObject registration) {
+    }
+
+    /** Mailbox replay requested by the registration frame: called once the name is bound, the step runs after presence. */
+    Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration);
 
     /** No hooks (tests of the session rules alone). */
     RegistrationHooks NONE = new RegistrationHooks() {
@@ -27,8 +32,8 @@ public interface RegistrationHooks {
         }
 
         @Override
-        public CompletableFuture<Void> replayMailbox(Connection connection, JsonObject registration) {
-            return CompletableFuture.completedFuture(null);
+        public Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration) {
+            return () -> CompletableFuture.completedFuture(null);
         }
     };
 }

@@ -91,6 +91,7 @@ public final class RegistrationService {
             return false;
         }
         applyDeclarations(connection, frame, true);
+        hooks.beforeBind(connection, frame);
         boolean takeover = false;
         for (int attempt = 0; ; attempt++) {
             Connection holder = ctx.registry().bindIfFree(sender, connection);
@@ -142,7 +143,7 @@ public final class RegistrationService {
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             });
         }
-        connection.inOrder(() -> hooks.replayMailbox(connection, frame));
+        connection.inOrder(hooks.replayMailbox(connection, frame));
         return true;
     }
 

@@ -171,6 +171,28 @@ class ChatRoutingTest {
     }
 
     @Test
+    void aResendOvertakingItsFirstCopyWaitsForThatCopysOutcome() {
+        TestHub test = new TestHub();
+        TestHub.Client alice = test.register("proj/alice");
+        TestHub.Client bob = test.register("proj/bob");
+        bob.peer().holdWrites(); // the first copy is queued to bob but not yet written
+        alice.send(TestHub.frame("chat", "proj/bob", "x").add("client_msg_id", "fast-1"));
+        alice.send(TestHub.frame("chat", "proj/bob", "x").add("client_msg_id", "fast-1"));
+        assertEquals(1, bob.peer().ofType("chat").size(), "the resend is not delivered while the first is in flight");
+        bob.peer().releaseWrites(true);
+        assertEquals(1, bob.peer().ofType("chat").size(), "suppressed once the first copy was delivered");
+        JsonObject notice = alice.peer().lastOfType("system");
+        assertTrue(notice.getBoolean("duplicate"));
+        assertEquals("fast-1", notice.getString("client_msg_id"));
+
+        bob.peer().holdWrites();
+        alice.send(TestHub.frame("chat", "proj/bob", "y").add("client_msg_id", "fast-2"));
+        alice.send(TestHub.frame("chat", "proj/bob", "y").add("client_msg_id", "fast-2"));
+        bob.peer().releaseWrites(false); // the first copy reached nobody: the resend is a genuine redelivery
+        assertEquals(2, bob.peer().ofType("chat").stream().filter(f -> "y".equals(f.getString("payload"))).count());
+    }
+
+    @Test
     void ingressQuotaRefusesBeyondTheEventBudget() {
         TestHub test = new TestHub(SynapseSettings.builder().ingressQuotaEnabled(true).ingressQuotaMaxEvents(2).build(),
                 new InMemoryJournal());

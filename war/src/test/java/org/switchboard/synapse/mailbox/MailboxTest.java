@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import java.util.ArrayDeque;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.InMemoryJournal;
+import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.TestHub;
 
 class MailboxTest {
@@ -47,6 +49,29 @@ class MailboxTest {
         TestHub.Client alice2 = second.register("p/alice");
         second.register("p/bob-rx"); // not needed for the ack, but its presence must not disturb counts
         msgIdContinues(second, alice2);
+    }
+
+    @Test
+    void aChatWrittenLiveBeforeTheReplayRunsIsNotReplayedAgain() {
+        ArrayDeque<Runnable> blocking = new ArrayDeque<>();
+        TestHub test = new TestHub(SynapseSettings.defaults(), new InMemoryJournal(), blocking::add);
+        TestHub.Client alice = test.register("p/alice");
+        alice.chat("p/bob", "sent while bob was away");
+        drain(blocking);
+        TestHub.Client bob = test.register("p/bob", Json.createObjectBuilder().add("mailbox", true).add("since_seq", 0));
+        alice.chat("p/bob", "sent after bob bound"); // written live while bob's replay step still waits
+        drain(blocking);
+        List<JsonObject> chats = bob.peer().ofType("chat");
+        assertEquals(List.of("sent after bob bound", "sent while bob was away"),
+                chats.stream().map(f -> f.getString("payload")).toList(), "each message exactly once");
+        assertFalse(chats.get(0).containsKey("replayed"));
+        assertTrue(chats.get(1).getBoolean("replayed"));
+    }
+
+    private static void drain(ArrayDeque<Runnable> tasks) {
+        while (!tasks.isEmpty()) {
+            tasks.poll().run();
+        }
     }
 
     private static void msgIdContinues(TestHub hub, TestHub.Client alice) {
