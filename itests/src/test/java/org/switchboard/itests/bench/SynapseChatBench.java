@@ -89,7 +89,7 @@ class SynapseChatBench {
     /**
      * Has every receiver react every 20 s (a live agent does; heartbeats do not count as reactions).
      * Not {@code who_request}: its mailbox counts walk every journalled directed chat (measured at 18%
-     * of hub CPU for 8 requests in 40 s after 170 000 chats).
+     * of hub CPU for 8 requests in 40 s after about 180 000 chats).
      */
     private static Thread reactions(List<Pair> pairs) {
         Thread thread = new Thread(() -> {
