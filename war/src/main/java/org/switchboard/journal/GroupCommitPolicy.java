@@ -9,16 +9,43 @@ package org.switchboard.journal;
  *                          database turns into fast failures instead of unbounded memory
  * @param idleParkNanos     longest the idle writer sleeps before re-checking its queue (a safety
  *                          net: appenders wake it directly)
+ * @param lingerRows        a batch with fewer rows than this waits for more appends before it
+ *                          commits (0 = never wait)
+ * @param lingerNanos       the longest such wait; the writer waits as long as its previous commit
+ *                          took, capped here, so a slower database gets proportionally larger batches
+ *                          while a fast one adds almost no latency
  */
-public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos) {
+public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos, int lingerRows,
+                                long lingerNanos) {
 
-    /** Defaults sized for a few hundred rows per commit on an embedded database. */
-    public static final GroupCommitPolicy DEFAULT = new GroupCommitPolicy(512, 200_000, 10_000_000L);
+    /**
+     * Defaults sized for a few hundred rows per commit on an embedded database. The linger matters
+     * on H2 with {@code WRITE_DELAY=0}: every commit writes a new file chunk and rewrites part of the
+     * chunk index, a cost that barely depends on the rows it carries, so a stream of one-row commits
+     * spent most of the hub's CPU there (measured under SynapseChatBench; see benchmarks.md).
+     */
+    public static final GroupCommitPolicy DEFAULT = new GroupCommitPolicy(512, 200_000, 10_000_000L, 64, 4_000_000L);
+
+    /** A policy that commits whatever is queued at once (no linger). */
+    public GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos) {
+        this(maxRowsPerBatch, maxQueuedRows, idleParkNanos, 0, 0);
+    }
 
     /** Validates the bounds. */
     public GroupCommitPolicy {
-        if (maxRowsPerBatch < 1 || maxQueuedRows < maxRowsPerBatch || idleParkNanos < 1) {
+        if (maxRowsPerBatch < 1 || maxQueuedRows < maxRowsPerBatch || idleParkNanos < 1 || lingerRows < 0
+                || lingerNanos < 0) {
             throw new IllegalArgumentException("invalid group commit policy");
         }
+    }
+
+    /** True when a batch of {@code rows} should wait for more appends. */
+    boolean shouldLinger(int rows) {
+        return lingerNanos > 0 && rows < Math.min(lingerRows, maxRowsPerBatch);
+    }
+
+    /** How long a small batch waits, given how long the previous commit took. */
+    long lingerAfter(long lastCommitNanos) {
+        return Math.max(0, Math.min(lingerNanos, lastCommitNanos));
     }
 }

@@ -56,6 +56,7 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile long committedSeq;
     private volatile long batchesCommitted;
     private long nextSeq;
+    private long lastCommitNanos;
     private long nextOutboxOrder;
 
     /**
@@ -162,11 +163,12 @@ public final class GroupCommitter implements AutoCloseable {
                 }
                 batch.add(first);
                 int rows = first.size();
-                Pending next;
-                while ((next = queue.peek()) != null && rows + next.size() <= policy.maxRowsPerBatch()) {
-                    queue.poll();
-                    batch.add(next);
-                    rows += next.size();
+                rows = takeMore(batch, rows);
+                long linger = policy.shouldLinger(rows) && running ? policy.lingerAfter(lastCommitNanos) : 0;
+                if (linger > 0) {
+                    // Let concurrent appenders fill the transaction: its fixed cost dominates small batches.
+                    LockSupport.parkNanos(this, linger);
+                    rows = takeMore(batch, rows);
                 }
                 queuedRows.addAndGet(-rows);
                 write(batch);
@@ -177,6 +179,17 @@ public final class GroupCommitter implements AutoCloseable {
             failAll(new JournalUnavailableException("journal writer stopped"));
             stopped.countDown();
         }
+    }
+
+    /** Moves queued appends into the batch while they fit; returns the batch's row count. */
+    private int takeMore(List<Pending> batch, int rows) {
+        Pending next;
+        while ((next = queue.peek()) != null && rows + next.size() <= policy.maxRowsPerBatch()) {
+            queue.poll();
+            batch.add(next);
+            rows += next.size();
+        }
+        return rows;
     }
 
     private void write(List<Pending> batch) {
@@ -219,10 +232,13 @@ public final class GroupCommitter implements AutoCloseable {
                         row.delivered() ? now : null));
             }
         }
+        long started = System.nanoTime();
         try {
             sink.commit(new SequencedBatch(events, outbox));
         } catch (Exception | LinkageError | AssertionError e) {
             return e;
+        } finally {
+            lastCommitNanos = System.nanoTime() - started;
         }
         if (!events.isEmpty()) {
             committedSeq = events.get(events.size() - 1).seq();

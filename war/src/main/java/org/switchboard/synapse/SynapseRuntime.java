@@ -18,6 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.Journal;
 import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.session.IdleTimerBypass;
 import org.switchboard.synapse.session.WebSocketPeer;
 import org.switchboard.synapse.wire.HubFrames;
 
@@ -51,6 +52,7 @@ public class SynapseRuntime {
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
     private ExecutorService publish;
+    private volatile IdleTimerBypass sessionTimers;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         hub();
@@ -100,6 +102,20 @@ public class SynapseRuntime {
         return built;
     }
 
+    /** The plain timer that replaces each WebSocket session's container-managed idle timer. */
+    public IdleTimerBypass sessionTimers() {
+        IdleTimerBypass current = sessionTimers;
+        if (current == null) {
+            synchronized (this) {
+                if (sessionTimers == null) {
+                    sessionTimers = new IdleTimerBypass(threadFactory);
+                }
+                current = sessionTimers;
+            }
+        }
+        return current;
+    }
+
     /** Schedules the registration deadline of a new socket. */
     public void scheduleRegistrationDeadline(Connection connection) {
         SynapseHub current = hub();
@@ -137,7 +153,7 @@ public class SynapseRuntime {
                 connection.close(1001, "hub shutting down");
             }
         }
-        for (ExecutorService executor : new ExecutorService[] {timers, blocking, publish}) {
+        for (ExecutorService executor : new ExecutorService[] {timers, blocking, publish, sessionTimers}) {
             if (executor != null) {
                 executor.shutdownNow();
             }

@@ -158,6 +158,50 @@ class GroupCommitterTest {
     }
 
     @Test
+    void afterASlowCommitASmallBatchWaitsForLaterAppends() throws Exception {
+        sink.commitMillis = 100;
+        start(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, TimeUnit.SECONDS.toNanos(5)), 0);
+        committer.submit(one("chat", 0), List.of()).get(5, TimeUnit.SECONDS);
+        sink.commitMillis = 0;
+
+        CompletableFuture<long[]> first = committer.submit(one("chat", 1), List.of());
+        Thread.sleep(30);
+        List<CompletableFuture<long[]>> later = new ArrayList<>();
+        for (int i = 2; i <= 10; i++) {
+            later.add(committer.submit(one("chat", i), List.of()));
+        }
+
+        assertArrayEquals(new long[] {2}, first.get(5, TimeUnit.SECONDS));
+        for (CompletableFuture<long[]> future : later) {
+            future.get(5, TimeUnit.SECONDS);
+        }
+        assertEquals(2, sink.committed.size(), "appends 30 ms apart shared the transaction after a 100 ms commit");
+        assertEquals(10, sink.committed.get(1).size());
+    }
+
+    @Test
+    void aLoneAppendStillCommitsWhenNothingElseArrives() throws Exception {
+        sink.commitMillis = 20;
+        start(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, TimeUnit.MILLISECONDS.toNanos(50)), 0);
+
+        assertArrayEquals(new long[] {1}, committer.submit(one("chat", 0), List.of()).get(5, TimeUnit.SECONDS));
+        assertArrayEquals(new long[] {2}, committer.submit(one("chat", 1), List.of()).get(5, TimeUnit.SECONDS));
+        assertEquals(2, sink.committed.size());
+    }
+
+    @Test
+    void theLingerFollowsThePreviousCommitUpToItsCapAndOnlyForSmallBatches() {
+        GroupCommitPolicy policy = new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 4_000_000);
+        assertTrue(policy.shouldLinger(63));
+        assertFalse(policy.shouldLinger(64));
+        assertEquals(1_500_000, policy.lingerAfter(1_500_000));
+        assertEquals(4_000_000, policy.lingerAfter(90_000_000));
+        assertEquals(0, policy.lingerAfter(0));
+        assertFalse(new GroupCommitPolicy(512, 100_000, 1_000_000).shouldLinger(1), "the 3-argument policy never waits");
+        assertFalse(new GroupCommitPolicy(8, 100, 1_000_000, 64, 1_000_000).shouldLinger(8), "a full batch never waits");
+    }
+
+    @Test
     void aFailingAppendFailsAloneAndItsSeqsAreNeverReused() throws Exception {
         start(GroupCommitPolicy.DEFAULT, 0);
         sink.gate = new CountDownLatch(1);

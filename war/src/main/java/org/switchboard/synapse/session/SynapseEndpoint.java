@@ -36,6 +36,7 @@ public class SynapseEndpoint {
     @OnOpen
     public void onOpen(Session session, EndpointConfig config) {
         enter();
+        runtime.sessionTimers().install(session);
         session.setMaxIdleTimeout(0);
         session.setMaxTextMessageBufferSize(MAX_FRAME_BYTES);
         session.setMaxBinaryMessageBufferSize(MAX_FRAME_BYTES);

@@ -1,0 +1,110 @@
+package org.switchboard.synapse.session;
+
+import jakarta.websocket.Session;
+import java.lang.reflect.Field;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Gives each Tyrus session a plain timer instead of the container's managed scheduled executor.
+ * Tyrus (as shipped in Payara 6) reschedules the session's idle-timeout task on every frame read
+ * or sent, even when the idle timeout is disabled (it then schedules a no-op with delay 0); on the
+ * managed executor each of those tasks captures the container context, which scans the web-app
+ * class loader for service files — measured as a third of the hub's CPU under SynapseChatBench.
+ * This timer drops zero-delay tasks (the disabled idle timeout's no-ops) and runs the rest on one
+ * thread from the container's thread factory. Other containers are left alone.
+ */
+public final class IdleTimerBypass extends ScheduledThreadPoolExecutor {
+
+    private static final Logger LOG = Logger.getLogger(IdleTimerBypass.class.getName());
+    private static final String TYRUS_FIELD = "service";
+    private volatile boolean warned;
+
+    /** A timer whose one thread comes from {@code threads}. */
+    public IdleTimerBypass(ThreadFactory threads) {
+        super(1, threads);
+        setRemoveOnCancelPolicy(true);
+    }
+
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        if (delay <= 0) {
+            // Only a disabled idle timeout is scheduled with no delay, and its task does nothing.
+            return Done.INSTANCE;
+        }
+        return super.schedule(command, delay, unit);
+    }
+
+    /** Installs this timer on a Tyrus session; returns false (and changes nothing) for other sessions. */
+    public boolean install(Session session) {
+        for (Class<?> type = session.getClass(); type != null; type = type.getSuperclass()) {
+            if (!type.getName().startsWith("org.glassfish.tyrus.")) {
+                continue;
+            }
+            try {
+                Field field = type.getDeclaredField(TYRUS_FIELD);
+                if (!ScheduledExecutorService.class.isAssignableFrom(field.getType())) {
+                    break;
+                }
+                field.setAccessible(true);
+                field.set(session, this);
+                return true;
+            } catch (NoSuchFieldException e) {
+                // look in the superclass
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                if (!warned) {
+                    warned = true;
+                    LOG.log(Level.INFO, "cannot replace the Tyrus session timer; keeping the container's", e);
+                }
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** The future of a task that was never needed. */
+    private static final class Done implements ScheduledFuture<Object> {
+        static final Done INSTANCE = new Done();
+
+        @Override
+        public long getDelay(TimeUnit unit) {
+            return 0;
+        }
+
+        @Override
+        public int compareTo(Delayed other) {
+            return Long.compare(0, other.getDelay(TimeUnit.NANOSECONDS));
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            return false;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return false;
+        }
+
+        @Override
+        public boolean isDone() {
+            return true;
+        }
+
+        @Override
+        public Object get() {
+            return null;
+        }
+
+        @Override
+        public Object get(long timeout, TimeUnit unit) {
+            return null;
+        }
+    }
+}
