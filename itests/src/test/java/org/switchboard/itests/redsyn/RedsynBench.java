@@ -32,7 +32,10 @@ import org.junit.jupiter.api.TestInstance;
  * {@code mvn -B -o -pl war,itests verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=RedsynBench}.
  * Measures send → take → ack cycles per second against the packaged server with the embedded H2
  * database, and the server heap that 2,000 parked long polls cost. Knobs (system properties):
- * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.warmup} (30 s), {@code bench.polls} (2000). Results are
+ * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.warmup} (30 s), {@code bench.polls} (2000; 0 skips
+ * the parked-poll part), {@code bench.jfr} (a file: record a JFR profile of the hub during the measured cycles),
+ * {@code bench.port} (drive a hub already running on this loopback port, started with
+ * {@code REDSYN_ADMIN_TOKEN=test-admin-token-123}, instead of starting one). Results are
  * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -42,15 +45,37 @@ class RedsynBench {
     private static final int SECONDS = Integer.getInteger("bench.seconds", 20);
     private static final int POLLS = Integer.getInteger("bench.polls", 2000);
     private static final int WARMUP = Integer.getInteger("bench.warmup", 30);
+    private static final String JFR = System.getProperty("bench.jfr", "");
+    private static final int PORT = Integer.getInteger("bench.port", 0);
+    /** A fresh organisation per run, so that runs can share a hub. */
+    private static final String ORG = "acme" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
 
     private Relay relay;
+    private RedsynClient client;
+    private int port;
     private String token;
 
     @BeforeAll
     void start() {
-        relay = Relay.start();
-        token = relay.personWithNode("bench@acme.test", "enterprise");
-        assertEquals(201, relay.client.post("/v1/orgs", token, obj("handle", "acme", "me", "bench")).status());
+        if (PORT > 0) {
+            port = PORT;
+            client = new RedsynClient("http://127.0.0.1:" + port + "/redsyn");
+            String email = "bench" + System.currentTimeMillis() + "@acme.test";
+            RedsynClient.Reply person = client.post("/admin/persons", Relay.ADMIN, obj("email", email, "plan", "enterprise"));
+            assertEquals(201, person.status(), person.toString());
+            RedsynClient.Reply node = client.post("/admin/persons/" + person.json().getJsonNumber("id").longValue() + "/nodes",
+                    Relay.ADMIN, obj("name", "laptop"));
+            assertEquals(201, node.status(), node.toString());
+            token = node.json().getString("token");
+        } else {
+            // deep stacks: Payara's request path alone is deeper than JFR's default 64 frames
+            relay = JFR.isEmpty() ? Relay.start()
+                    : Relay.start("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -XX:FlightRecorderOptions:stackdepth=256");
+            client = relay.client;
+            port = port;
+            token = relay.personWithNode("bench@acme.test", "enterprise");
+        }
+        assertEquals(201, client.post("/v1/orgs", token, obj("handle", ORG, "me", "bench")).status());
     }
 
     @AfterAll
@@ -63,28 +88,30 @@ class RedsynBench {
     @Test
     void cyclesPerSecondAndParkedPollHeap() throws Exception {
         cycles();
-        parkedPolls();
+        if (POLLS > 0) {
+            parkedPolls();
+        }
     }
 
     private void cycles() throws Exception {
         for (int t = 0; t < THREADS; t++) {
-            assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/w" + t, token, obj("listening", true)).status());
+            assertEquals(201, client.put("/v1/agents/" + ORG + "/general/bench/w" + t, token, obj("listening", true)).status());
         }
         // the sending agent exists before the threads start (simultaneous first sends would race to create it: 409, retry)
-        assertEquals(201, relay.client.put("/v1/agents/acme/general/bench/cli", token, obj("listening", false)).status());
+        assertEquals(201, client.put("/v1/agents/" + ORG + "/general/bench/cli", token, obj("listening", false)).status());
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-        String base = "http://127.0.0.1:" + relay.hub.port() + "/redsyn/v1";
+        String base = "http://127.0.0.1:" + port + "/redsyn/v1";
         AtomicBoolean measuring = new AtomicBoolean();
         AtomicBoolean running = new AtomicBoolean(true);
         AtomicLong cycles = new AtomicLong();
         AtomicLong failures = new AtomicLong();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
-            String agent = "acme/general/bench/w" + t;
+            String agent = ORG + "/general/bench/w" + t;
             Thread w = new Thread(() -> {
                 while (running.get()) {
                     try {
-                        HttpResponse<String> sent = http.send(post(base + "/messages", request("acme/general/bench/cli", agent, "ping").toString()),
+                        HttpResponse<String> sent = http.send(post(base + "/messages", request(ORG + "/general/bench/cli", agent, "ping").toString()),
                                 HttpResponse.BodyHandlers.ofString());
                         HttpResponse<String> taken = http.send(HttpRequest.newBuilder(URI.create(base + "/inbox/" + agent))
                                 .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
@@ -111,21 +138,30 @@ class RedsynBench {
         }
         Thread.sleep(WARMUP * 1000L); // warm-up: the JIT needs it, all the more on a busy machine
         long pid = hubPid();
+        if (!JFR.isEmpty()) {
+            run("jcmd", Long.toString(pid), "JFR.start", "name=bench", "settings=profile", "filename=" + JFR);
+        }
         long cpuBefore = cpuTicks(pid);
+        long requestCpuBefore = requestThreadTicks(pid);
         measuring.set(true);
         long started = System.nanoTime();
         Thread.sleep(SECONDS * 1000L);
         measuring.set(false);
         double elapsed = (System.nanoTime() - started) / 1e9;
         double cpuSeconds = (cpuTicks(pid) - cpuBefore) / 100.0;
+        double requestCpuSeconds = (requestThreadTicks(pid) - requestCpuBefore) / 100.0;
+        if (!JFR.isEmpty()) {
+            run("jcmd", Long.toString(pid), "JFR.stop", "name=bench");
+        }
         running.set(false);
         for (Thread w : workers) {
             w.join(30_000);
         }
         System.out.printf("REDSYN bench: %d threads, %.1f s: %d send->take->ack cycles = %.0f cycles/s (failures %d); "
-                        + "server CPU %.1f s = %.2f ms per cycle; load average %s%n",
+                        + "server CPU %.1f s = %.2f ms per cycle (request threads alone %.2f ms: without JIT, GC, timers); load average %s%n",
                 THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get(), cpuSeconds,
-                cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(), loadAverage());
+                cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(),
+                cycles.get() == 0 ? 0 : requestCpuSeconds * 1000 / cycles.get(), loadAverage());
     }
 
     private HttpRequest post(String url, String json) {
@@ -136,16 +172,16 @@ class RedsynBench {
     private void parkedPolls() throws Exception {
         int agents = 100;
         for (int a = 0; a < agents; a++) {
-            relay.client.put("/v1/agents/acme/general/bench/p" + a, token, obj("listening", true));
+            client.put("/v1/agents/" + ORG + "/general/bench/p" + a, token, obj("listening", true));
         }
         long pid = hubPid();
         long before = usedHeapAfterGc(pid);
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(30)).build();
-        String base = "http://127.0.0.1:" + relay.hub.port() + "/redsyn/v1";
+        String base = "http://127.0.0.1:" + port + "/redsyn/v1";
         List<CompletableFuture<HttpResponse<String>>> polls = new ArrayList<>();
         CountDownLatch sentAll = new CountDownLatch(1);
         for (int i = 0; i < POLLS; i++) {
-            HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/inbox/acme/general/bench/p" + (i % agents) + "?wait=25"))
+            HttpRequest r = HttpRequest.newBuilder(URI.create(base + "/inbox/" + ORG + "/general/bench/p" + (i % agents) + "?wait=25"))
                     .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + token).build();
             polls.add(http.sendAsync(r, HttpResponse.BodyHandlers.ofString()));
         }
@@ -158,7 +194,7 @@ class RedsynBench {
         // wake a few: one message per agent answers its parked polls
         long woke = System.nanoTime();
         for (int a = 0; a < agents; a++) {
-            relay.client.post("/v1/messages", token, request("acme/general/bench/cli", "acme/general/bench/p" + a, "wake"));
+            client.post("/v1/messages", token, request(ORG + "/general/bench/cli", ORG + "/general/bench/p" + a, "wake"));
         }
         int answered = 0;
         for (CompletableFuture<HttpResponse<String>> f : polls) {
@@ -175,11 +211,11 @@ class RedsynBench {
                 answered, POLLS, (System.nanoTime() - woke) / 1e9);
     }
 
-    /** The hub's JVM: the process whose command line names the hub's data directory. */
+    /** The hub's JVM: the process whose command line names the hub's data directory (or its port). */
     private long hubPid() {
-        String dir = relay.hub.dataDir().toAbsolutePath().toString();
+        String mark = relay != null ? relay.hub.dataDir().toAbsolutePath().toString() : "--port " + port + " ";
         Optional<ProcessHandle> java = ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().map(c -> c.contains("payara-micro") && c.contains(dir)).orElse(false))
+                .filter(p -> p.info().commandLine().map(c -> c.contains("payara-micro") && c.contains(mark)).orElse(false))
                 .findFirst();
         return java.orElseThrow(() -> new IllegalStateException("hub JVM not found")).pid();
     }
@@ -205,6 +241,26 @@ class RedsynBench {
     private static long cpuTicks(long pid) throws IOException {
         String[] f = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat")).split("\\) ")[1].split(" ");
         return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    /** CPU of the hub's HTTP request threads ({@code http-thread-pool::...}, truncated by Linux to 15 characters). */
+    private static long requestThreadTicks(long pid) throws IOException {
+        long ticks = 0;
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/" + pid + "/task"))) {
+            for (java.nio.file.Path task : tasks.toList()) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (name.startsWith("http-thread")) {
+                        String[] f = stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (IOException e) {
+                    // the thread ended
+                }
+            }
+        }
+        return ticks;
     }
 
     private static String loadAverage() throws IOException {

@@ -203,7 +203,8 @@ public class AgentService {
         }
     }
 
-    /** Records a heartbeat (a take). */
+    /** Records a heartbeat (a take): memory only, so no transaction. */
+    @Transactional(Transactional.TxType.SUPPORTS)
     public void heartbeat(long agentId, String node) {
         presence.beat(agentId, node, System.currentTimeMillis());
     }

@@ -39,6 +39,11 @@ public class InboxService {
     private static final int CANDIDATES = 500;
     private static final int SWEEP_BATCH = 200;
     private static final List<Integer> WAITING = List.of(DeliveryState.QUEUED, DeliveryState.TAKEN);
+    /**
+     * EclipseLink sends bulk JPQL updates as literal SQL unless told to bind: H2 then parses every
+     * lease and ack anew, and each distinct text evicts a reusable command from its small per-connection cache.
+     */
+    private static final String BIND = "eclipselink.jdbc.bind-parameters";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -87,7 +92,8 @@ public class InboxService {
         for (String seq : chosen) {
             int changed = em.createNamedQuery("Message.lease").setParameter("taken", DeliveryState.TAKEN)
                     .setParameter("queued", DeliveryState.QUEUED).setParameter("until", until)
-                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now).executeUpdate();
+                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now)
+                    .setHint(BIND, "true").executeUpdate();
             if (changed == 1) {
                 leased.add(Long.valueOf(seq));
             }
@@ -133,9 +139,9 @@ public class InboxService {
             boolean ok = m.getState() == DeliveryState.DONE;
             if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
                 ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
-                        .setParameter("to", DeliveryState.DONE).setParameter("now", now).executeUpdate() == 1;
+                        .setParameter("to", DeliveryState.DONE).setParameter("now", now).setHint(BIND, "true").executeUpdate() == 1;
                 if (ok && m.getFilesBytes() != null) {
-                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
+                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).setHint(BIND, "true").executeUpdate();
                 }
             }
             (ok ? acked : notAcked).add(m.wireId());

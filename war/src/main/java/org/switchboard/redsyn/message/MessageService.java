@@ -153,7 +153,9 @@ public class MessageService {
             SessionEntity s = session(to.session(), target.id());
             named = s == null ? null : new SessionRouting.SessionState(s.sid(), s.isClosed());
         }
-        ThreadSessionEntity mapping = em.find(ThreadSessionEntity.class, ThreadSessionEntity.key(target.id(), thread));
+        // a thread named after a relay-generated id is new: nothing can map it yet, so skip the lookup
+        boolean newThread = d.thread() == null && d.id() == null;
+        ThreadSessionEntity mapping = newThread ? null : em.find(ThreadSessionEntity.class, ThreadSessionEntity.key(target.id(), thread));
         SessionRouting.SessionState threadSession = null;
         if (mapping != null) {
             SessionEntity s = em.find(SessionEntity.class, mapping.getSessionId());
