@@ -18,6 +18,7 @@ public class RedsynApplication extends Application {
                 AdminResource.class, NodeResource.class, MeResource.class, OrgResource.class,
                 AgentResource.class, DirectoryResource.class, MessageResource.class, InboxResource.class,
                 ThreadResource.class,
+                WebhookResource.class,
                 AuthFilter.class, VersionFilter.class,
                 ErrorMappers.Redsyn.class, ErrorMappers.WebApplication.class, ErrorMappers.Validation.class,
                 ErrorMappers.Json.class, ErrorMappers.Binding.class, ErrorMappers.Processing.class,
