@@ -4,12 +4,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import java.net.URI;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.switchboard.messaging.JmsWorkQueue;
+import org.switchboard.synapse.SynapseRuntime;
 
-/** Readiness for orchestrators: the database (journal) answers and the broker accepts connections. */
+/**
+ * Readiness for orchestrators: the database (journal) answers, the broker accepts connections, the
+ * SYNAPSE hub has replayed its journal, and the web module is enabled: {@code /redsyn/v1/me} answers
+ * (with its JSON 401) on the configured loopback URL. {@code /health} is not probed, since a metrics
+ * token or {@code hub.metrics=false} makes it answer in plain text.
+ */
 @Readiness
 @ApplicationScoped
 public class ReadinessCheck implements HealthCheck {
@@ -20,15 +30,43 @@ public class ReadinessCheck implements HealthCheck {
     @Inject
     JmsWorkQueue workQueue;
 
+    @Inject
+    SynapseRuntime synapse;
+
+    /**
+     * Base URL the check uses to see the application's own endpoints answer, e.g.
+     * {@code http://127.0.0.1:8876/} ({@code run-hub} sets it); unset: that part is skipped.
+     */
+    @Inject
+    @ConfigProperty(name = "switchboard.readiness.probe-url")
+    Optional<String> probeUrl;
+
+    private volatile ServingProbe probe;
+
     @Override
     public HealthCheckResponse call() {
         boolean database = databaseAnswers();
         boolean broker = workQueue.reachable();
+        boolean replayed = synapse.started();
+        boolean served = replayed && probe().served();
         return HealthCheckResponse.named("switchboard")
-                .status(database && broker)
+                .status(database && broker && replayed && served)
                 .withData("database", database)
                 .withData("broker", broker)
+                .withData("journal-replayed", replayed)
+                .withData("endpoints-served", served)
                 .build();
+    }
+
+    private ServingProbe probe() {
+        ServingProbe current = probe;
+        if (current == null) {
+            URI base = probeUrl.filter(url -> !url.isBlank()).map(url -> URI.create(url.endsWith("/") ? url : url + "/"))
+                    .orElse(null);
+            current = new ServingProbe(base, List.of("redsyn/v1/me"));
+            probe = current;
+        }
+        return current;
     }
 
     private boolean databaseAnswers() {

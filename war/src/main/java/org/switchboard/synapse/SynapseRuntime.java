@@ -56,6 +56,11 @@ public class SynapseRuntime {
         hub();
     }
 
+    /** True once the hub is built and its journal replayed (readiness), without triggering the build. */
+    public boolean started() {
+        return hub != null;
+    }
+
     /** The hub, built and replayed on first use. */
     public SynapseHub hub() {
         SynapseHub current = hub;

@@ -168,21 +168,11 @@ class JournalCrashIT {
         }
     }
 
-    /**
-     * SYNAPSE's /health; waits out the 503s Payara answers between "ready" and the end of the
-     * application's start-up (journal open and replay), which HubServer's readiness probe does not see.
-     */
+    /** SYNAPSE's /health, asked once: readiness already waited for the application to serve. */
     private static JsonObject health() throws Exception {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (true) {
-            HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(hub.http("/health")).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() == 503 && System.nanoTime() < deadline) {
-                Thread.sleep(250);
-                continue;
-            }
-            assertEquals(200, response.statusCode(), response.body());
-            return Json.createReader(new StringReader(response.body())).readObject();
-        }
+        HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(hub.http("/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), response.body());
+        return Json.createReader(new StringReader(response.body())).readObject();
     }
 }

@@ -29,33 +29,7 @@ public final class Relay {
         Map<String, String> vars = HubServer.env(env);
         vars.put("REDSYN_ADMIN_TOKEN", ADMIN);
         Relay relay = new Relay(HubServer.start(vars));
-        relay.awaitRelay();
         return relay;
-    }
-
-    /**
-     * Waits until the relay itself answers: MicroProfile readiness can report UP before the WAR has
-     * finished deploying (then Payara answers 503 / an HTML 404).
-     */
-    public void awaitRelay() {
-        long deadline = System.currentTimeMillis() + 180_000;
-        while (System.currentTimeMillis() < deadline) {
-            try {
-                RedsynClient.Reply r = client.get("/v1/me", null);
-                if (r.status() == 401 && r.text().startsWith("{")) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // not listening yet
-            }
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        throw new IllegalStateException("the REDSYN relay did not come up; see " + hub.logFile());
     }
 
     /** Creates a person through the admin API and returns its id. */

@@ -132,7 +132,7 @@ public final class HubServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitReady(Duration.ofSeconds(180));
+        awaitReady(Duration.ofSeconds(360)); // generous: Payara alone took 150+ s to boot on a 2-core machine at load 25
     }
 
     private void awaitReady(Duration timeout) {

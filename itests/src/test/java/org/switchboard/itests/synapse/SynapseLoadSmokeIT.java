@@ -33,7 +33,7 @@ class SynapseLoadSmokeIT {
         if (javaOpts != null) {
             env.put("HUB_JAVA_OPTS", javaOpts); // e.g. a JFR recording of the hub under load
         }
-        try (HubServer hub = SynapseReady.await(HubServer.start(env))) {
+        try (HubServer hub = HubServer.start(env)) {
             HttpClient http = HttpClient.newHttpClient();
             CountDownLatch done = new CountDownLatch(pairs);
             long[][] latencies = new long[pairs][perSender];

@@ -31,7 +31,7 @@ class SynapseMailboxIT {
     /** The launcher's default H2 URL carries {@code WRITE_DELAY=0}, so acknowledged writes survive SIGKILL. */
     @BeforeAll
     static void start() {
-        hub = SynapseReady.await(HubServer.start());
+        hub = HubServer.start();
     }
 
     @AfterAll
@@ -84,7 +84,6 @@ class SynapseMailboxIT {
         }
         hub.kill9();
         hub.restart();
-        SynapseReady.await(hub);
         try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "k9/alice");
              SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "k9/bob", mailbox(0))) {
             JsonObject replayed = bob.expect(f -> "chat".equals(f.getString("type", ""))

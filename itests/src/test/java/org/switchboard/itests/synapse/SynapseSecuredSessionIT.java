@@ -26,7 +26,7 @@ class SynapseSecuredSessionIT {
 
     @BeforeAll
     static void start() {
-        hub = SynapseReady.await(HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_METRICS_TOKEN", "m-token")), "m-token");
+        hub = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_METRICS_TOKEN", "m-token"));
     }
 
     @AfterAll
