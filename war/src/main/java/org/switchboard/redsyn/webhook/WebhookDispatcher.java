@@ -2,6 +2,9 @@ package org.switchboard.redsyn.webhook;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -81,7 +84,7 @@ public class WebhookDispatcher implements WorkHandler {
         if (a == null) {
             return;
         }
-        int status = poster.post(a, System.currentTimeMillis() / 1000);
+        int status = destinationIsPublic(a) ? poster.post(a, System.currentTimeMillis() / 1000) : -1;
         long now = System.currentTimeMillis();
         if (RetrySchedule.accepted(status)) {
             store.accepted(a, now);
@@ -97,6 +100,28 @@ public class WebhookDispatcher implements WorkHandler {
         if (store.failed(a, now + next.toMillis())) {
             queue.submit(KIND, WorkItem.deliver(seq, attempt + 1).toJson(), next);
             LOG.fine(() -> a + ": answered " + describe(status) + "; next attempt in " + next.toMillis() + " ms");
+        }
+    }
+
+    /**
+     * The host must still resolve to public addresses only (a public name can point inside); an
+     * internal or unresolvable destination counts as no answer. The test knob's loopback URL is exempt.
+     */
+    private boolean destinationIsPublic(DeliveryAttempt a) {
+        if (config.webhookAllowLoopbackHttp() && WebhookUrls.isLoopbackHttp(a.url())) {
+            return true;
+        }
+        try {
+            InetAddress[] addresses = InetAddress.getAllByName(URI.create(a.url()).getHost());
+            for (InetAddress address : addresses) {
+                if (!WebhookUrls.publicAddress(address)) {
+                    LOG.warning(() -> a + ": its host resolves to an internal address; not sent");
+                    return false;
+                }
+            }
+            return addresses.length > 0;
+        } catch (UnknownHostException | IllegalArgumentException e) {
+            return false;
         }
     }
 

@@ -109,6 +109,36 @@ public final class WebhookUrls {
         return colon < 0 ? authority : authority.substring(0, colon);
     }
 
+    /**
+     * True when a resolved address is one a public host name may point at: not loopback, private
+     * (10/8, 172.16/12, 192.168/16, fc00::/7), link-local, CGNAT (100.64/10), unspecified or multicast.
+     * Checked at delivery time, since a public name can still resolve to an internal address.
+     */
+    public static boolean publicAddress(java.net.InetAddress address) {
+        if (address.isLoopbackAddress() || address.isSiteLocalAddress() || address.isLinkLocalAddress()
+                || address.isAnyLocalAddress() || address.isMulticastAddress()) {
+            return false;
+        }
+        byte[] b = address.getAddress();
+        if (b.length == 4) {
+            int first = b[0] & 0xff;
+            int second = b[1] & 0xff;
+            return first != 0 && !(first == 100 && second >= 64 && second < 128) && !(first == 169 && second == 254)
+                    && first < 224;
+        }
+        return (b[0] & 0xfe) != 0xfc; // fc00::/7, unique local
+    }
+
+    /** True when {@code url} is the loopback exception the test knob allows. */
+    public static boolean isLoopbackHttp(String url) {
+        try {
+            URI uri = new URI(url);
+            return uri.getScheme() != null && isLoopbackHttp(uri, uri.getScheme().toLowerCase(Locale.ROOT));
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
     /** The test knob's one exception: plain http to 127.0.0.1 with an explicit port. */
     private static boolean isLoopbackHttp(URI uri, String scheme) {
         return scheme.equals("http") && "127.0.0.1".equals(uri.getHost()) && uri.getPort() > 0;

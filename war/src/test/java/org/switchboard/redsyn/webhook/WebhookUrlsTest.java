@@ -1,6 +1,7 @@
 package org.switchboard.redsyn.webhook;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,5 +65,24 @@ class WebhookUrlsTest {
         assertThrows(RedsynException.class, () -> WebhookUrls.check("http://localhost:8123/hook", true));
         assertThrows(RedsynException.class, () -> WebhookUrls.check("http://10.0.0.2:8123/hook", true));
         assertThrows(RedsynException.class, () -> WebhookUrls.check("http://hooks.acme.com:8123/hook", true));
+    }
+
+    @Test
+    void onlyPublicAddressesPassTheDeliveryTimeCheck() throws Exception {
+        for (String internal : new String[] {"127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1",
+            "0.0.0.0", "224.0.0.1", "::1", "fe80::1", "fd00::1", "::"}) {
+            assertFalse(WebhookUrls.publicAddress(java.net.InetAddress.getByName(internal)), internal);
+        }
+        for (String external : new String[] {"8.8.8.8", "1.1.1.1", "100.128.0.1", "2606:4700::1111"}) {
+            assertTrue(WebhookUrls.publicAddress(java.net.InetAddress.getByName(external)), external);
+        }
+    }
+
+    @Test
+    void recognisesTheLoopbackException() {
+        assertTrue(WebhookUrls.isLoopbackHttp("http://127.0.0.1:9000/x"));
+        assertFalse(WebhookUrls.isLoopbackHttp("https://127.0.0.1:9000/x"));
+        assertFalse(WebhookUrls.isLoopbackHttp("http://127.0.0.2:9000/x"));
+        assertFalse(WebhookUrls.isLoopbackHttp("::bad"));
     }
 }
