@@ -53,23 +53,19 @@ public class DeliveryStore {
     public record Waiting(long seq, String messageId, long agentId) {
     }
 
-    /** Queued messages of one agent without a delivery (oldest first). */
+    /** Queued messages of one agent, created at or before {@code before}, without a delivery (oldest first). */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public List<Waiting> waitingFor(long agentId, int limit) {
+    public List<Waiting> waitingFor(long agentId, long before, int limit) {
         return waiting(em.createQuery("SELECT m.seq, m.messageId, m.toAgentId FROM MessageEntity m "
-                + "WHERE m.toAgentId = :agent AND m.state = :queued AND NOT EXISTS "
+                + "WHERE m.toAgentId = :agent AND m.state = :queued AND m.createdAt <= :before AND NOT EXISTS "
                 + "(SELECT d.messageSeq FROM WebhookDeliveryEntity d WHERE d.messageSeq = m.seq) ORDER BY m.seq")
-                .setParameter("agent", agentId), limit);
+                .setParameter("agent", agentId).setParameter("before", before), limit);
     }
 
-    /** Queued messages of any webhook agent, created before {@code before}, without a delivery (the recovery sweep's catch-up). */
+    /** The agents that have a webhook (read from the database: the recovery sweep does not trust the registry). */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
-    public List<Waiting> waitingForAnyWebhook(long before, int limit) {
-        return waiting(em.createQuery("SELECT m.seq, m.messageId, m.toAgentId FROM MessageEntity m "
-                + "WHERE m.state = :queued AND m.createdAt <= :before "
-                + "AND m.toAgentId IN (SELECT w.agentId FROM WebhookEntity w) AND NOT EXISTS "
-                + "(SELECT d.messageSeq FROM WebhookDeliveryEntity d WHERE d.messageSeq = m.seq) ORDER BY m.seq")
-                .setParameter("before", before), limit);
+    public List<Long> webhookAgents() {
+        return em.createNamedQuery("Webhook.agentIds", Long.class).getResultList();
     }
 
     private List<Waiting> waiting(jakarta.persistence.Query query, int limit) {

@@ -63,7 +63,7 @@ public class WebhookDispatcher implements WorkHandler {
 
     /** Opens a delivery (first attempt due now) for each message waiting for the agent. */
     void scan(long agentId) {
-        for (DeliveryStore.Waiting w : store.waitingFor(agentId, SCAN_BATCH)) {
+        for (DeliveryStore.Waiting w : store.waitingFor(agentId, Long.MAX_VALUE, SCAN_BATCH)) {
             open(w);
         }
     }

@@ -75,8 +75,10 @@ public class WebhookSweeper {
     void sweep() {
         try {
             long now = System.currentTimeMillis();
-            for (DeliveryStore.Waiting w : store.waitingForAnyWebhook(now - GRACE_MILLIS, BATCH)) {
-                dispatcher.open(w);
+            for (long agentId : store.webhookAgents()) {
+                for (DeliveryStore.Waiting w : store.waitingFor(agentId, now - GRACE_MILLIS, BATCH)) {
+                    dispatcher.open(w);
+                }
             }
             for (WorkItem item : store.overdue(now, GRACE_MILLIS, BATCH)) {
                 queue.submit(WebhookDispatcher.KIND, item.toJson(), Duration.ZERO);

@@ -114,6 +114,26 @@ class WebhookIT {
     }
 
     @Test
+    void messagesAlreadyWaitingArePushedOnceTheWebhookIsSet() throws Exception {
+        String agent = "acme/general/joel/late";
+        assertEquals(201, c.put("/v1/agents/" + agent, joel, obj("listening", true)).status());
+        String first = send(agent, "waited in the inbox 1");
+        String second = send(agent, "waited in the inbox 2");
+        receiver.respond("/late", d -> 200);
+        String secret = setHook(agent, "/late");
+        java.util.Set<String> pushed = new java.util.HashSet<>();
+        for (int i = 0; i < 2; i++) {
+            Receiver.Delivery d = receiver.next("/late", 30_000);
+            assertNotNull(d, "a message that waited before the webhook was set was not pushed");
+            assertTrue(Receiver.genuine(d, secret));
+            pushed.add(d.header("Redsyn-Delivery"));
+        }
+        assertEquals(java.util.Set.of(first, second), pushed);
+        assertEquals("done", threadMessage(first).getString("state"));
+        assertNull(receiver.next("/late", 2000), "each message is pushed once");
+    }
+
+    @Test
     void refusalsUseTheErrorShape() {
         String agent = "acme/general/joel/refused";
         assertEquals(201, c.put("/v1/agents/" + agent, joel, obj("listening", true)).status());
