@@ -18,6 +18,7 @@ public class RedsynApplication extends Application {
                 AdminResource.class, NodeResource.class, MeResource.class, OrgResource.class,
                 AgentResource.class, DirectoryResource.class, MessageResource.class, InboxResource.class,
                 ThreadResource.class,
+                LinkResource.class, LinkListResource.class, TopicResource.class, SubscriptionResource.class,
                 WebhookResource.class,
                 AuthFilter.class, VersionFilter.class,
                 ErrorMappers.Redsyn.class, ErrorMappers.WebApplication.class, ErrorMappers.Validation.class,

@@ -10,8 +10,10 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Address;
@@ -178,8 +180,27 @@ public class AgentService {
                 }
                 agents.add(view(a, caller, withSessions));
             }
+            listLinked(caller, orgs, onlineOnly, withSessions, now, agents);
         }
         return Jsons.PROVIDER.createObjectBuilder().add("agents", agents).build();
+    }
+
+    /** What linked organisations expose to the caller's organisations, each agent once. */
+    private void listLinked(Caller caller, List<String> orgs, boolean onlineOnly, boolean withSessions, long now, JsonArrayBuilder out) {
+        Set<String> listed = new HashSet<>();
+        for (String org : orgs) {
+            for (String partner : links.linkedOrgs(org)) {
+                if (orgs.contains(partner)) {
+                    continue;
+                }
+                for (AgentEntity a : em.createNamedQuery("Agent.byOrgs", AgentEntity.class).setParameter("orgs", List.of(partner)).getResultList()) {
+                    if (links.mayView(org, partner, a.getAddress()) && listed.add(a.getAddress())
+                            && (!onlineOnly || Presence.online(lastSeen(a), now, config.offlineAfterSeconds()))) {
+                        out.add(view(a, caller, withSessions));
+                    }
+                }
+            }
+        }
     }
 
     /** Records a heartbeat (a take). */

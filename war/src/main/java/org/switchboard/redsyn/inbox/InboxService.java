@@ -117,10 +117,14 @@ public class InboxService {
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
         JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();
-        List<MessageEntity> found = ids.isEmpty() ? List.of() : em.createNamedQuery("Message.forAck", MessageEntity.class)
-                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList();
+        List<MessageEntity> found = ids.isEmpty() ? List.of() : new ArrayList<>(em.createNamedQuery("Message.forAck", MessageEntity.class)
+                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList());
+        if (!ids.isEmpty()) { // topic event copies are acked by the publisher's id
+            found.addAll(em.createNamedQuery("Message.forAckEvents", MessageEntity.class).setParameter("agent", agent.id())
+                    .setParameter("ids", ids).getResultList());
+        }
         for (MessageEntity m : found) {
-            seen.add(m.getMessageId());
+            seen.add(m.wireId());
             boolean ok = m.getState() == DeliveryState.DONE;
             if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
                 ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
@@ -129,7 +133,7 @@ public class InboxService {
                     em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
                 }
             }
-            (ok ? acked : notAcked).add(m.getMessageId());
+            (ok ? acked : notAcked).add(m.wireId());
         }
         for (String id : ids) {
             if (!seen.contains(id)) {

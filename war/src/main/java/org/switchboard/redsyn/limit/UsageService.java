@@ -11,10 +11,13 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.Map;
+import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.link.LinkService;
 
-/** {@code GET /orgs/{org}/usage}: what an organisation uses against its plan. */
+/** {@code GET /orgs/{org}/usage}: what an organisation uses against its plan; and the daily message check. */
 @ApplicationScoped
 @Transactional(Transactional.TxType.SUPPORTS)
 public class UsageService {
@@ -25,13 +28,13 @@ public class UsageService {
     @Inject
     DirectoryService directory;
 
+    @Inject
+    LinkService links;
+
     /** Usage and limits, for members of the organisation. */
     public JsonObject usage(Caller caller, String org) {
         directory.requireMember(caller, org);
         Plan plan = directory.planOf(org);
-        long midnight = LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-        long messages = em.createNamedQuery("Message.countSince", Long.class).setParameter("org", org)
-                .setParameter("since", midnight).getSingleResult();
         Number files = (Number) em.createNamedQuery("File.pendingBytes").setParameter("org", org).getSingleResult();
         long agents = em.createNamedQuery("Agent.countByOrg", Long.class).setParameter("org", org).getSingleResult();
         JsonObjectBuilder limits = Jsons.PROVIDER.createObjectBuilder()
@@ -46,13 +49,33 @@ public class UsageService {
         return Jsons.PROVIDER.createObjectBuilder()
                 .add("org", org)
                 .add("plan", plan.name())
-                .add("messages_today", messages)
+                .add("messages_today", sentToday(org))
+                .add("messages_reset", midnightAfter() / 1000)
                 .add("files_pending_bytes", files == null ? 0 : files.longValue())
                 .add("agents", agents)
-                .add("links", 0)
-                .add("webhooks", 0)
+                .add("links", links.countedLinks(org))
                 .add("limits", limits)
                 .add("unlimited", -1)
                 .build();
+    }
+
+    /** Refuses with 429 {@code quota: true} when {@code org} has sent its plan's messages today. */
+    public void checkDailyMessages(String org) {
+        Plan plan = directory.planOf(org);
+        if (plan.messagesPerDay() >= 0 && sentToday(org) >= plan.messagesPerDay()) {
+            throw new RedsynException(429, org + " has sent the " + plan.messagesPerDay() + " messages of its "
+                    + plan.name() + " plan today; they come back at 00:00 UTC", Map.of("quota", true));
+        }
+    }
+
+    /** Messages {@code org} sent since 00:00 UTC (relay notices not counted; each topic copy counts). */
+    public long sentToday(String org) {
+        long midnight = LocalDate.now(ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+        return em.createNamedQuery("Message.countSince", Long.class).setParameter("org", org)
+                .setParameter("since", midnight).getSingleResult();
+    }
+
+    private static long midnightAfter() {
+        return LocalDate.now(ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
     }
 }

@@ -18,7 +18,7 @@ public final class EnvelopeRenderer {
     public static JsonObject delivered(MessageEntity m) {
         JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder()
                 .add("v", 1)
-                .add("id", m.getMessageId())
+                .add("id", m.wireId())
                 .add("kind", m.getKind().wire())
                 .add("from", m.getFromAddress())
                 .add("to", m.getToAddress())
@@ -39,6 +39,9 @@ public final class EnvelopeRenderer {
                 .add("expires", m.getExpiresAt() / 1000)
                 .add("attempts", m.getAttempts())
                 .add("signed", m.isSigned());
+        if (m.getTopic() != null) {
+            b.add("topic", m.getTopic());
+        }
         if (m.getSigJson() != null) {
             b.add("sig", parse(m.getSigJson()));
         }

@@ -44,6 +44,7 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Message.session", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session OR m.fromSessionId = :session ORDER BY m.seq")
 @NamedQuery(name = "Message.participated", query = "SELECT COUNT(m) FROM MessageEntity m WHERE (m.toSessionId = :session OR m.fromSessionId = :session) "
         + "AND (m.fromPersonId = :person OR m.toPersonId = :person)")
+@NamedQuery(name = "Message.forAckEvents", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.eventId IN :ids")
 @NamedQuery(name = "Message.countSince", query = "SELECT COUNT(m) FROM MessageEntity m WHERE m.fromOrg = :org AND m.createdAt >= :since AND m.notice = false")
 public class MessageEntity {
 
@@ -118,6 +119,11 @@ public class MessageEntity {
     /** Ordering group inside the receiving agent: its session, or its thread when it has none. */
     @Column(length = 140)
     private String orderKey;
+    /** On a topic event's copy: the publisher's id (delivered as {@code id}) and the topic. */
+    @Column(length = 128)
+    private String eventId;
+    @Column(length = 200)
+    private String topic;
 
     protected MessageEntity() {
     }
@@ -219,6 +225,23 @@ public class MessageEntity {
 
     public void markReplied() {
         this.replied = true;
+    }
+
+    /** Marks this row as one subscriber's copy of event {@code eventId} published to {@code topic}. */
+    public MessageEntity event(String eventId, String topic) {
+        this.eventId = eventId;
+        this.topic = topic;
+        return this;
+    }
+
+    /** The id on the wire: the publisher's id for an event copy, the message id otherwise. */
+    public String wireId() {
+        return eventId != null ? eventId : messageId;
+    }
+
+    /** The topic of an event copy ({@code topic:org/team/name}), null otherwise. */
+    public String getTopic() {
+        return topic;
     }
 
     public Long getSeq() {

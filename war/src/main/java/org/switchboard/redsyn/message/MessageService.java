@@ -127,8 +127,10 @@ public class MessageService {
         }
         AgentInfo target = agents.info(to.agentPath());
         boolean crossOrg = !to.org().equals(from.org());
-        if (crossOrg && !links.maySend(from.org(), to.org(), to.agentPath())) {
-            throw RedsynException.forbidden("no active link lets " + from.org() + " write to " + to.agentPath());
+        if (crossOrg) {
+            links.sendRefusal(from.org(), to.org(), to.agentPath(), verdict.signed()).ifPresent(reason -> {
+                throw RedsynException.forbidden(reason);
+            });
         }
         if (target == null) {
             throw RedsynException.notFound("no agent " + to.agentPath());
@@ -174,10 +176,16 @@ public class MessageService {
     private void routeAnswer(Caller caller, EnvelopeDraft d, AgentInfo from, MessageEntity m, long now) {
         MessageEntity request = byMessageId(d.replyTo());
         if (request == null || !mayAnswer(request)) {
+            if (topics.published(d.replyTo())) {
+                throw RedsynException.unprocessable("nobody answers an event: " + d.replyTo() + " was published to a topic");
+            }
             throw RedsynException.notFound("no request " + d.replyTo());
         }
         if (request.getToAgentId() != from.id()) {
             throw RedsynException.forbidden("only " + Notices.agentPath(request.getToAddress()) + " answers request " + d.replyTo());
+        }
+        if (!request.getFromOrg().equals(from.org()) && !links.linked(from.org(), request.getFromOrg())) {
+            throw RedsynException.forbidden("no active link between " + from.org() + " and " + request.getFromOrg() + " any more");
         }
         if (d.thread() != null && !d.thread().equals(request.getThread())) {
             throw RedsynException.unprocessable("thread must be the request's thread, " + request.getThread());

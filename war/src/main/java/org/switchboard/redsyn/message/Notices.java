@@ -25,9 +25,9 @@ public final class Notices {
                 : "not delivered: it expired before " + agent + " confirmed it";
     }
 
-    /** True when the sender of {@code m} is told it was not delivered (never for the relay's own notices). */
+    /** True when the sender of {@code m} is told it was not delivered (never for the relay's own notices, nor for topic events: nobody answers those). */
     public static boolean deserved(MessageEntity m) {
-        return !m.isNotice() && m.getFromPersonId() != null;
+        return !m.isNotice() && m.getFromPersonId() != null && m.getKind() != Kind.EVENT;
     }
 
     /** The error reply telling {@code m}'s sender why it was not delivered. */

@@ -9,4 +9,9 @@ public interface TopicPublisher {
 
     /** Stores the event's copies and returns the 201 reply ({@code id}, {@code thread}, {@code to}, {@code signed}). */
     JsonObject publish(Caller caller, AgentInfo from, EnvelopeDraft draft, String messageId, SignatureVerdict verdict);
+
+    /** True when {@code id} is an event published to a topic (nobody answers those). */
+    default boolean published(String id) {
+        return false;
+    }
 }
