@@ -93,4 +93,24 @@ public class RedsynConfig {
     public long defaultTtlSeconds() {
         return defaultTtlSeconds;
     }
+
+    // webhooks
+
+    /** Test only: also accept {@code http://127.0.0.1:<port>} as a webhook URL (off: https with a public host name only). */
+    @Inject
+    @ConfigProperty(name = "redsyn.webhook.allow-loopback-http", defaultValue = "false")
+    boolean webhookAllowLoopbackHttp;
+
+    /** Test only: multiplies every webhook retry interval (10 s, 20 s, 40 s ... one hour); 1 in production. */
+    @Inject
+    @ConfigProperty(name = "redsyn.webhook.retry-scale", defaultValue = "1.0")
+    double webhookRetryScale;
+
+    public boolean webhookAllowLoopbackHttp() {
+        return webhookAllowLoopbackHttp;
+    }
+
+    public double webhookRetryScale() {
+        return webhookRetryScale;
+    }
 }

@@ -19,6 +19,7 @@ public class RedsynApplication extends Application {
                 AgentResource.class, DirectoryResource.class, MessageResource.class, InboxResource.class,
                 ThreadResource.class,
                 LinkResource.class, LinkListResource.class, TopicResource.class, SubscriptionResource.class,
+                WebhookResource.class,
                 AuthFilter.class, VersionFilter.class,
                 ErrorMappers.Redsyn.class, ErrorMappers.WebApplication.class, ErrorMappers.Validation.class,
                 ErrorMappers.Json.class, ErrorMappers.Binding.class, ErrorMappers.Processing.class,

@@ -1,0 +1,90 @@
+package org.switchboard.redsyn.webhook;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.messaging.WorkQueue;
+import org.switchboard.redsyn.message.MessageQueued;
+
+/**
+ * Starts webhook deliveries and keeps them going: after a message for a webhook agent commits, a scan
+ * of that agent goes on the work queue; every {@link #INTERVAL_MILLIS} the recovery sweep opens
+ * deliveries nobody opened (a crash right after commit, copies stored by other features) and wakes
+ * up deliveries whose queue item was lost.
+ */
+@ApplicationScoped
+public class WebhookSweeper {
+
+    /** How often the recovery sweep runs. */
+    static final long INTERVAL_MILLIS = 10_000;
+    /** How late a delivery (or an unopened message) must be before the sweep steps in. */
+    static final long GRACE_MILLIS = 30_000;
+
+    private static final Logger LOG = Logger.getLogger(WebhookSweeper.class.getName());
+    private static final int BATCH = 200;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    @Inject
+    WebhookRegistry registry;
+
+    @Inject
+    WorkQueue queue;
+
+    @Inject
+    DeliveryStore store;
+
+    @Inject
+    WebhookDispatcher dispatcher;
+
+    private ScheduledFuture<?> task;
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        task = scheduler.scheduleWithFixedDelay(this::sweep, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    /** After commit: a message became takeable for this agent; push it if the agent has a webhook. */
+    void onQueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) MessageQueued event) {
+        try {
+            if (registry.has(event.agentId())) {
+                queue.submit(WebhookDispatcher.KIND, WorkItem.scan(event.agentId()).toJson(), Duration.ZERO);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not queue a webhook scan; the recovery sweep will push the message", e);
+        }
+    }
+
+    void sweep() {
+        try {
+            long now = System.currentTimeMillis();
+            for (long agentId : store.webhookAgents()) {
+                for (DeliveryStore.Waiting w : store.waitingFor(agentId, now - GRACE_MILLIS, BATCH)) {
+                    dispatcher.open(w);
+                }
+            }
+            for (WorkItem item : store.overdue(now, GRACE_MILLIS, BATCH)) {
+                queue.submit(WebhookDispatcher.KIND, item.toJson(), Duration.ZERO);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "webhook recovery sweep failed; retrying at the next interval", e);
+        }
+    }
+}
