@@ -20,6 +20,7 @@ import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.NodeEntity;
 import org.switchboard.redsyn.directory.PresenceTracker;
+import org.switchboard.redsyn.webhook.WebhookRegistry;
 
 /**
  * Node keys: {@code PUT /nodes/key}, the signing key a node's signatures are checked with, and
@@ -31,6 +32,9 @@ public class NodeKeyService {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    @Inject
+    WebhookRegistry webhooks;
 
     @Inject
     AgentService agents;
@@ -81,7 +85,8 @@ public class NodeKeyService {
         }
         NodeEntity node = publishedKeyNode(agent.id());
         if (node == null) {
-            throw RedsynException.notFound(address.agentPath() + " has no encryption key: the node that listens for it registered none");
+            throw RedsynException.notFound(address.agentPath() + " has no encryption key: "
+                    + (webhooks.has(agent.id()) ? "it is served by a webhook" : "the node that listens for it registered none"));
         }
         return EncryptionKeys.agentKey(node.getName(), node.getSigningKey(), node.getEncKey(), node.getEncSig());
     }
@@ -89,6 +94,10 @@ public class NodeKeyService {
     /** The node whose key {@code GET /agents/{…}/key} answers with for this agent now, or null when there is none. */
     @Transactional(Transactional.TxType.SUPPORTS)
     public NodeEntity publishedKeyNode(long agentId) {
+        if (webhooks.has(agentId)) {
+            // the document: an agent served by a webhook has no key (its deliveries are not sealed)
+            return null;
+        }
         AgentEntity entity = em.find(AgentEntity.class, agentId);
         if (entity == null) {
             return null;

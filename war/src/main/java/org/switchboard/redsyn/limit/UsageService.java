@@ -37,6 +37,7 @@ public class UsageService {
         Plan plan = directory.planOf(org);
         Number files = (Number) em.createNamedQuery("File.pendingBytes").setParameter("org", org).getSingleResult();
         long agents = em.createNamedQuery("Agent.countByOrg", Long.class).setParameter("org", org).getSingleResult();
+        long webhooks = em.createNamedQuery("Webhook.countByOrg", Long.class).setParameter("org", org).getSingleResult();
         JsonObjectBuilder limits = Jsons.PROVIDER.createObjectBuilder()
                 .add("messages_per_day", plan.messagesPerDay())
                 .add("files_pending_bytes", plan.filesPendingBytes())
@@ -54,6 +55,7 @@ public class UsageService {
                 .add("files_pending_bytes", files == null ? 0 : files.longValue())
                 .add("agents", agents)
                 .add("links", links.countedLinks(org))
+                .add("webhooks", webhooks)
                 .add("limits", limits)
                 .add("unlimited", -1)
                 .build();

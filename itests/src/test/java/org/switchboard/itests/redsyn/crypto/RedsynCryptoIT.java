@@ -51,7 +51,8 @@ class RedsynCryptoIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start();
+        // the loopback knob only lets the key test give an agent a webhook; nothing is delivered to it
+        relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true");
         c = relay.client;
         joelId = relay.person("joel@acme.test", "enterprise");
         joel = relay.node(joelId, "laptop");
@@ -162,9 +163,52 @@ class RedsynCryptoIT {
 
         // an organisation without a link sees neither the agent nor its key
         assertError(c.get("/v1/agents/acme/general/joel/keyed/key", out), 404, "no agent");
+
+        // an agent served by a webhook has no key; back on the inbox, the listening node's key again
+        Reply hook = c.put("/v1/agents/acme/general/joel/keyed/webhook", joel, obj("url", "http://127.0.0.1:9/hook"));
+        assertEquals(201, hook.status(), hook.toString());
+        assertError(c.get("/v1/agents/acme/general/joel/keyed/key", ana), 404, "served by a webhook");
+        assertEquals(200, c.call("DELETE", "/v1/agents/acme/general/joel/keyed/webhook", joel, null).status());
+        assertEquals(200, c.get("/v1/agents/acme/general/joel/keyed/key", ana).status());
     }
 
     // ---- signatures -----------------------------------------------------------------------------
+
+    @Test
+    void aSignedRequestCrossesALinkWhoseDefaultRulesTakeOnlySignedOnes() throws Exception {
+        String far = relay.personWithNode("far@initech.test", "enterprise");
+        E2eNode farKeys = new E2eNode();
+        register(far, farKeys);
+        assertEquals(201, c.post("/v1/orgs", far, obj("handle", "initech", "me", "far")).status());
+        String farCli = "initech/general/far/cli";
+        assertEquals(201, c.put("/v1/agents/" + farCli, far, obj("listening", true)).status());
+        listen(joel, "partner", obj("listening", true, "allow", Json.createArrayBuilder().add("org:initech").build()));
+        String to = "acme/general/joel/partner";
+
+        assertEquals(201, c.post("/v1/orgs/initech/links", far, obj("other", "acme")).status());
+        assertEquals(200, c.post("/v1/orgs/acme/links", joel, obj("other", "initech")).status());
+        Reply exposed = c.put("/v1/orgs/acme/links/initech/expose", joel, obj("kind", "agent", "pattern", "general/joel/partner", "on", true));
+        assertEquals(200, exposed.status(), exposed.toString());
+
+        Reply unsigned = c.post("/v1/messages", far, request(farCli, to, "unsigned across", "id", nextId("link")));
+        assertEquals(403, unsigned.status(), "acme's default rules for initech take only signed messages: " + unsigned);
+        Reply foreignKey = c.post("/v1/messages", far, anaKeys.signed(request(farCli, to, "wrong key", "ts", now(), "id", nextId("link"))));
+        assertEquals(401, foreignKey.status(), "signed, but not by the key far's node registered: " + foreignKey);
+        JsonObject sent = request(farCli, to, "signed across", "ts", now(), "id", nextId("link"));
+        Reply signed = c.post("/v1/messages", far, farKeys.signed(sent));
+        assertEquals(201, signed.status(), signed.toString());
+        assertTrue(signed.json().getBoolean("signed"));
+
+        JsonArray items = take(joel, to);
+        assertEquals(1, items.size(), items.toString());
+        JsonObject e = items.getJsonObject(0);
+        assertEquals("signed across", e.getJsonObject("body").getString("text"));
+        JsonObject sig = e.getJsonObject("sig");
+        assertEquals(farKeys.signingKey(), sig.getString("key"));
+        assertEquals(E2eNode.payload(sent), sig.getString("payload"));
+        assertTrue(E2eNode.verify(sig.getString("key"), sig.getString("payload").getBytes(StandardCharsets.UTF_8), sig.getString("value")),
+                "the receiver verifies the signature itself, without trusting the relay");
+    }
 
     @Test
     void signedRequestsReachSignedOnlyAndFullTrustAgents() throws Exception {

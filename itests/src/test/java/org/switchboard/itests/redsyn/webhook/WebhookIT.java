@@ -276,6 +276,9 @@ class WebhookIT {
         assertEquals(403, over.status(), over.toString());
         assertTrue(over.json().getBoolean("quota"));
         assertTrue(over.error().contains("1 webhooks of its free plan"), over.error());
+        JsonObject usage = c.get("/v1/orgs/globex/usage", ana).json();
+        assertEquals(1, usage.getInt("webhooks"), usage.toString());
+        assertEquals(1, usage.getJsonObject("limits").getInt("webhooks"), usage.toString());
         Reply notMine = c.put("/v1/agents/globex/general/ana/two/webhook", joel, obj("url", receiver.url("/two")));
         assertEquals(403, notMine.status(), "only the owner sets a webhook: " + notMine);
         assertEquals(200, c.call("DELETE", "/v1/agents/globex/general/ana/one/webhook", ana, null).status());
