@@ -49,6 +49,9 @@ public class TopicService implements TopicPublisher {
     EntityManager em;
 
     @Inject
+    TopicRows rows;
+
+    @Inject
     AgentService agents;
 
     @Inject
@@ -249,9 +252,17 @@ public class TopicService implements TopicPublisher {
     private TopicEntity topic(TopicAddress topic, long now) {
         TopicEntity t = findTopic(topic);
         if (t == null) {
-            t = new TopicEntity(topic, now);
-            em.persist(t);
-            em.flush();
+            try {
+                rows.insert(topic, now);
+            } catch (RuntimeException lostRace) {
+                // another request created it a moment ago: use its row (rethrown below if there is none)
+                t = findTopic(topic);
+                if (t == null) {
+                    throw lostRace;
+                }
+                return t;
+            }
+            t = findTopic(topic);
         }
         return t;
     }

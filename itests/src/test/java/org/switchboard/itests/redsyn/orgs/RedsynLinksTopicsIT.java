@@ -50,6 +50,42 @@ class RedsynLinksTopicsIT {
     // ---- topics inside one organisation -------------------------------------------------------
 
     @Test
+    void agentsSubscribingToANewTopicAllAtOnceAllSucceed() throws Exception {
+        String kim = orgs.person("kim@race.test", "enterprise");
+        orgs.org(kim, "race", "kim");
+        int agents = 12;
+        java.util.List<String> addresses = new java.util.ArrayList<>();
+        for (int i = 0; i < agents; i++) {
+            addresses.add("race/general/kim/a" + i);
+            orgs.announce(kim, addresses.get(i));
+        }
+        for (int round = 0; round < 3; round++) {
+            String topic = "topic:race/general/t" + round;
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(agents);
+            try {
+                java.util.List<java.util.concurrent.Future<Reply>> replies = new java.util.ArrayList<>();
+                for (String address : addresses) {
+                    replies.add(pool.submit(() -> {
+                        go.await();
+                        return c.put("/v1/subscriptions", kim, obj("agent", address, "topic", topic));
+                    }));
+                }
+                go.countDown();
+                for (java.util.concurrent.Future<Reply> reply : replies) {
+                    Reply r = reply.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    assertEquals(201, r.status(), "every first subscription to a topic created at the same moment: " + r);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            Reply topics = c.get("/v1/topics", kim);
+            assertEquals(200, topics.status(), topics.toString());
+            assertTrue(topics.text().contains("race/general/t" + round), topics.toString());
+        }
+    }
+
+    @Test
     void anEventGoesToEverySubscriberButThePublisherEachInItsOwnSession() {
         String joel = orgs.person("joel@acme.test", "enterprise");
         String ana = orgs.person("ana@acme.test", null);
