@@ -72,7 +72,7 @@ class RedsynBench {
             relay = JFR.isEmpty() ? Relay.start()
                     : Relay.start("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -XX:FlightRecorderOptions:stackdepth=256");
             client = relay.client;
-            port = port;
+            port = relay.hub.port();
             token = relay.personWithNode("bench@acme.test", "enterprise");
         }
         assertEquals(201, client.post("/v1/orgs", token, obj("handle", ORG, "me", "bench")).status());
