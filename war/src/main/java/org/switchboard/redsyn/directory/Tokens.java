@@ -2,10 +2,10 @@ package org.switchboard.redsyn.directory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
+import org.switchboard.redsyn.crypto.Hex;
 
 /** Node tokens: 32 random bytes shown once; only their SHA-256 is stored. */
 public final class Tokens {
@@ -24,16 +24,7 @@ public final class Tokens {
 
     /** What is stored and looked up: the hex SHA-256 of the token (tokens are random, so no salt is needed). */
     public static String hash(String token) {
-        return sha256Hex(token.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** Hex SHA-256 of some bytes. */
-    public static String sha256Hex(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Hex.sha256Hex(token.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Compares two secrets in constant time. */

@@ -1,5 +1,6 @@
 package org.switchboard.redsyn.message;
 
+import org.switchboard.redsyn.crypto.Hex;
 import org.switchboard.json.Jsons;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,7 +92,7 @@ public class MessageService {
             }
         }
         String id = d.id() != null ? d.id() : Tokens.newId("m");
-        String filesSha = d.zip() == null ? "" : Tokens.sha256Hex(d.zip());
+        String filesSha = d.zip() == null ? "" : Hex.sha256Hex(d.zip());
         SignatureVerdict verdict = signatures.check(caller, raw, d, id, filesSha);
         if (d.kind() == Kind.EVENT) {
             return new SendResult(201, topics.publish(caller, from, d, id, verdict));

@@ -14,12 +14,8 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
 import java.security.MessageDigest;
 import java.security.PublicKey;
-import java.security.Signature;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.switchboard.redsyn.crypto.NodeKeys;
 import org.switchboard.synapse.wire.CanonicalJson;
 
 /**
@@ -50,7 +47,6 @@ public final class SignedCardVerifier implements CardVerifier {
     /** Default bound of the (agent, key) history. */
     public static final int DEFAULT_HISTORY = 4096;
     /** DER prefix that turns a raw 32-byte Ed25519 key into an X.509 SubjectPublicKeyInfo. */
-    private static final byte[] ED25519_SPKI_PREFIX = HexFormat.of().parseHex("302a300506032b6570032100");
     private static final HexFormat HEX = HexFormat.of();
 
     /** One trusted signing key. */
@@ -102,8 +98,8 @@ public final class SignedCardVerifier implements CardVerifier {
             }
             PublicKey key;
             try {
-                key = publicKey(entry.get("public_key") instanceof JsonString s ? s.getString() : "");
-            } catch (GeneralSecurityException | IllegalArgumentException e) {
+                key = NodeKeys.ed25519PublicKey(decodeBase64(entry.get("public_key") instanceof JsonString s ? s.getString() : ""));
+            } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("card trust bundle key '" + keyId + "': public_key is not a raw Ed25519 key");
             }
             Double expiresAt = entry.get("expires_at") instanceof JsonNumber n ? n.doubleValue() : null;
@@ -197,25 +193,10 @@ public final class SignedCardVerifier implements CardVerifier {
     private static boolean signatureVerifies(PublicKey key, JsonObject card, JsonObject signature) {
         try {
             byte[] value = decodeBase64(((JsonString) signature.get("value")).getString());
-            Signature ed = Signature.getInstance("Ed25519");
-            ed.initVerify(key);
-            ed.update(signedBytes(card, signature));
-            return ed.verify(value);
-        } catch (GeneralSecurityException | IllegalArgumentException | org.switchboard.synapse.wire.NonCanonicalException e) {
+            return NodeKeys.verify(key, signedBytes(card, signature), value);
+        } catch (IllegalArgumentException | org.switchboard.synapse.wire.NonCanonicalException e) {
             return false;
         }
-    }
-
-    /** A raw base64 Ed25519 public key as a JCA key. */
-    static PublicKey publicKey(String base64) throws GeneralSecurityException {
-        byte[] raw = decodeBase64(base64);
-        if (raw.length != 32) {
-            throw new IllegalArgumentException("Ed25519 public keys have 32 bytes");
-        }
-        byte[] spki = new byte[ED25519_SPKI_PREFIX.length + 32];
-        System.arraycopy(ED25519_SPKI_PREFIX, 0, spki, 0, ED25519_SPKI_PREFIX.length);
-        System.arraycopy(raw, 0, spki, ED25519_SPKI_PREFIX.length, 32);
-        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(spki));
     }
 
     /** Standard or URL-safe base64, padding optional. */
