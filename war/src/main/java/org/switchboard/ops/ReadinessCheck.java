@@ -49,8 +49,10 @@ public class ReadinessCheck implements HealthCheck {
         boolean broker = workQueue.reachable();
         boolean replayed = synapse.started();
         boolean served = replayed && probe().served();
+        boolean posture = !synapse.refusesToServe();
         return HealthCheckResponse.named("switchboard")
-                .status(database && broker && replayed && served)
+                .status(database && broker && replayed && served && posture)
+                .withData("synapse-posture", posture)
                 .withData("database", database)
                 .withData("broker", broker)
                 .withData("journal-replayed", replayed)

@@ -13,6 +13,16 @@ final class SynapseEndpointAccess {
     private SynapseEndpointAccess() {
     }
 
+    /** True when the request may proceed; otherwise the 503/403/401 answer has been written. */
+    static boolean allowed(org.switchboard.synapse.SynapseRuntime runtime, HttpServletRequest request,
+                           HttpServletResponse response) throws IOException {
+        if (runtime.refusesToServe()) {
+            write(response, 503, "hub refuses to serve: insecure bind posture (see the server log)\n");
+            return false;
+        }
+        return allowed(runtime.hub().context().settings(), request, response);
+    }
+
     /** True when the request may proceed; otherwise the 403/401 answer has been written. */
     static boolean allowed(SynapseSettings settings, HttpServletRequest request, HttpServletResponse response)
             throws IOException {

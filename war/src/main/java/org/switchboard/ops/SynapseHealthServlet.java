@@ -26,7 +26,7 @@ public class SynapseHealthServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         SynapseHub hub = runtime.hub();
         SynapseSettings settings = hub.context().settings();
-        if (!SynapseEndpointAccess.allowed(settings, request, response)) {
+        if (!SynapseEndpointAccess.allowed(runtime, request, response)) {
             return;
         }
         long claims = 0;

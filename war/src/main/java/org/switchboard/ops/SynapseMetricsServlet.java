@@ -25,7 +25,7 @@ public class SynapseMetricsServlet extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         SynapseHub hub = runtime.hub();
-        if (!SynapseEndpointAccess.allowed(hub.context().settings(), request, response)) {
+        if (!SynapseEndpointAccess.allowed(runtime, request, response)) {
             return;
         }
         ConnectionRegistry registry = hub.context().registry();

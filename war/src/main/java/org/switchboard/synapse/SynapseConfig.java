@@ -111,6 +111,7 @@ public class SynapseConfig {
                 .metricsEnabled(metricsEnabled)
                 .metricsToken(metricsToken.orElse(""))
                 .configEpoch(configEpoch.orElse(""))
+                .rateLimits(rateLimits()).maxFrameKib(maxFrameKib)
                 .build();
     }
 
@@ -192,5 +193,51 @@ public class SynapseConfig {
                 resourcesMaxOffersPerAgent, resourcesTtlSeconds, capabilitiesLiveTtlSeconds,
                 capabilitiesPersistentTtlSeconds, capabilitiesCardTrust.orElse(""), capabilitiesCardSkewSeconds,
                 darkSeatGraceSeconds, idempotencyCacheSize);
+    }
+
+    // ingress limits and off-loopback posture (frame rates, frame size, bind guard; see configuration.md)
+
+    /** Per-sender frame rate (frames/s, heartbeats exempt, §5 step 17); 0 = off. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-sender", defaultValue = "0")
+    double rateLimitPerSender;
+
+    /** Per-sender burst (frames); 0 = one second's worth. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-sender-burst", defaultValue = "0")
+    int rateLimitPerSenderBurst;
+
+    /** Per-remote-host frame rate (frames/s, every frame, §5 step 3); 0 = off. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-host", defaultValue = "0")
+    double rateLimitPerHost;
+
+    /** Per-remote-host burst (frames); 0 = one second's worth. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-host-burst", defaultValue = "0")
+    int rateLimitPerHostBurst;
+
+    /** Largest inbound frame in KiB (§2.1); larger frames close the socket with 1009. */
+    @Inject @ConfigProperty(name = "hub.max-frame-kib", defaultValue = "1024")
+    int maxFrameKib;
+
+    /** Listen address the hub was started on (run-hub's HUB_BIND); drives the off-loopback posture check (§2.4). */
+    @Inject @ConfigProperty(name = "hub.bind", defaultValue = "127.0.0.1")
+    String bind;
+
+    /** Serve SYNAPSE off loopback even without a connect token or metrics token (§2.4 operator override). */
+    @Inject @ConfigProperty(name = "hub.allow-insecure-bind", defaultValue = "false")
+    boolean allowInsecureBind;
+
+    /** The two frame rate limits handed to the dispatcher. */
+    public org.switchboard.synapse.ratelimit.RateLimits rateLimits() {
+        return new org.switchboard.synapse.ratelimit.RateLimits(rateLimitPerSender, rateLimitPerSenderBurst,
+                rateLimitPerHost, rateLimitPerHostBurst);
+    }
+
+    /** The configured listen address. */
+    public String bind() {
+        return bind;
+    }
+
+    /** True when the operator overrides the off-loopback posture check. */
+    public boolean allowInsecureBind() {
+        return allowInsecureBind;
     }
 }

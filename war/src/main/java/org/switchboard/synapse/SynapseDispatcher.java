@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.synapse.ratelimit.FrameRateLimits;
 import org.switchboard.synapse.session.Connection;
 import org.switchboard.synapse.session.RegistrationService;
 import org.switchboard.synapse.wire.CloseCodes;
@@ -38,12 +39,14 @@ public final class SynapseDispatcher {
     private final FrameDecoder decoder = new FrameDecoder();
     private final Map<String, VerbHandler> handlers = new ConcurrentHashMap<>();
     private final IntSupplier corruptRows;
+    private final FrameRateLimits rateLimits;
 
     /** A dispatcher with an empty handler table. */
     public SynapseDispatcher(SynapseContext ctx, RegistrationService registration, IntSupplier corruptRows) {
         this.ctx = ctx;
         this.registration = registration;
         this.corruptRows = corruptRows;
+        this.rateLimits = new FrameRateLimits(ctx);
     }
 
     /** Adds a verb family to the table; the first handler registered for a type keeps it. */
@@ -54,6 +57,11 @@ public final class SynapseDispatcher {
                 LOG.warning("type '" + type + "' already handled by " + previous.getClass().getSimpleName());
             }
         }
+    }
+
+    /** The name left the hub: its per-sender rate state is forgotten (§4.10). */
+    public void senderGone(String name) {
+        rateLimits.forgetSender(name);
     }
 
     /** True when {@code type} has a handler. */
@@ -102,6 +110,9 @@ public final class SynapseDispatcher {
             connection.send(ctx.frames().errorText("all", HubStrings.NOT_AN_OBJECT));
             return;
         }
+        if (!rateLimits.admitHost(connection)) {
+            return;
+        }
         for (String field : ROUTING_FIELDS) {
             JsonValue v = frame.get(field);
             if (v != null && v != JsonValue.NULL && !(v instanceof JsonString)) {
@@ -134,6 +145,9 @@ public final class SynapseDispatcher {
         }
         String name = connection.name();
         registration.touch(connection, "heartbeat".equals(type), firstBind);
+        if (!rateLimits.admitSender(connection, name, type)) {
+            return;
+        }
         VerbHandler handler = handlers.get(type);
         if (handler == null) {
             connection.send(ctx.frames().errorText(name, HubStrings.unknownType(type)));

@@ -104,6 +104,9 @@ public final class SynapseHub implements RegistrationHooks {
     public void closed(Connection connection) {
         registration.disconnected(connection);
         mailbox.closed(connection);
+        if (connection.name() != null && ctx.registry().socketOf(connection.name()) == null) {
+            dispatcher.senderGone(connection.name());
+        }
     }
 
     public SynapseDispatcher dispatcher() {

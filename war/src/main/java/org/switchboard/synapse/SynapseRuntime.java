@@ -53,9 +53,29 @@ public class SynapseRuntime {
     private ExecutorService blocking;
     private ExecutorService publish;
     private volatile IdleTimerBypass sessionTimers;
+    private volatile Boolean postureRefuses;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         hub();
+        refusesToServe();
+    }
+
+    /**
+     * True when the off-loopback posture check (§2.4) forbids serving SYNAPSE: sockets are then
+     * refused, /health and /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
+     */
+    public boolean refusesToServe() {
+        Boolean current = postureRefuses;
+        if (current == null) {
+            java.util.List<String> missing = org.switchboard.synapse.posture.BindPosture.missingSettings(config.bind(),
+                    config.allowInsecureBind(), config.settings());
+            current = !missing.isEmpty();
+            if (current) {
+                LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
+            }
+            postureRefuses = current;
+        }
+        return current;
     }
 
     /** True once the hub is built and its journal replayed (readiness), without triggering the build. */
@@ -79,6 +99,11 @@ public class SynapseRuntime {
 
     private SynapseHub build() {
         SynapseSettings settings = config.settings();
+        if (settings.maxFrameKib() != org.switchboard.synapse.session.FrameSizeLimit.clampKib(settings.maxFrameKib())) {
+            LOG.warning("hub.max-frame-kib=" + settings.maxFrameKib() + " is outside 1.."
+                    + org.switchboard.synapse.session.FrameSizeLimit.MAX_KIB + "; using "
+                    + org.switchboard.synapse.session.FrameSizeLimit.clampKib(settings.maxFrameKib()));
+        }
         Journal journal = journals.isResolvable() ? journals.get() : null;
         if (journal == null) {
             LOG.warning("SYNAPSE: no Journal deployed; running without durability (no seq, no mailbox)");

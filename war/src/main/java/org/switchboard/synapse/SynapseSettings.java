@@ -27,7 +27,9 @@ public record SynapseSettings(
         boolean metricsEnabled,
         String metricsToken,
         String version,
-        String configEpoch) {
+        String configEpoch,
+        org.switchboard.synapse.ratelimit.RateLimits rateLimits,
+        int maxFrameKib) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 2;
@@ -75,6 +77,8 @@ public record SynapseSettings(
         private String metricsToken = "";
         private String version = "switchboard-0.1.0";
         private String configEpoch = "";
+        private org.switchboard.synapse.ratelimit.RateLimits rateLimits = org.switchboard.synapse.ratelimit.RateLimits.OFF;
+        private int maxFrameKib = 1024;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -97,6 +101,8 @@ public record SynapseSettings(
         public Builder metricsToken(String v) { metricsToken = v; return this; }
         public Builder version(String v) { version = v; return this; }
         public Builder configEpoch(String v) { configEpoch = v; return this; }
+        public Builder rateLimits(org.switchboard.synapse.ratelimit.RateLimits v) { rateLimits = v; return this; }
+        public Builder maxFrameKib(int v) { maxFrameKib = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -104,7 +110,7 @@ public record SynapseSettings(
                     maxClientsPerHost, maxUnauthenticated, authTimeoutSeconds, historyLimit,
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
-                    allowedOrigins, metricsEnabled, metricsToken, version, configEpoch);
+                    allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib);
         }
     }
 }

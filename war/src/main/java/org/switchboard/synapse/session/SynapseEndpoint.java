@@ -15,31 +15,43 @@ import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubFrames;
 
 /**
  * The SYNAPSE WebSocket endpoint at the root path. Thin: wraps the session, then hands every
- * event to the hub. Frames above 1 MiB are refused by the container with close 1009.
+ * event to the hub. Frames above {@code hub.max-frame-kib} (1 MiB by default) close the socket
+ * with 1009: whole frames are measured here, fragmented ones by the container's message buffers.
  */
 @ServerEndpoint("/")
 public class SynapseEndpoint {
 
     private static final Logger LOG = Logger.getLogger(SynapseEndpoint.class.getName());
-    /** Maximum inbound frame (§2.1). */
+    /** Default maximum inbound frame (§2.1); the configured one is {@code hub.max-frame-kib}. */
     public static final int MAX_FRAME_BYTES = 1024 * 1024;
     private static final String CONNECTION = "synapse.connection";
+    /** Close reason when the off-loopback posture check forbids serving (§2.4). */
+    private static final String REASON_POSTURE = "hub refuses to serve: insecure bind";
     private static final ClassLoader APPLICATION_LOADER = SynapseEndpoint.class.getClassLoader();
 
     @Inject
     SynapseRuntime runtime;
 
+    /** This socket's frame limit (the container makes one endpoint instance per socket). */
+    private FrameSizeLimit frameLimit = FrameSizeLimit.ofKib(MAX_FRAME_BYTES / 1024);
+
     @OnOpen
     public void onOpen(Session session, EndpointConfig config) {
         enter();
+        if (runtime.refusesToServe()) {
+            close(session, CloseReason.CloseCodes.VIOLATED_POLICY, REASON_POSTURE);
+            return;
+        }
         runtime.sessionTimers().install(session);
         session.setMaxIdleTimeout(0);
-        session.setMaxTextMessageBufferSize(MAX_FRAME_BYTES);
-        session.setMaxBinaryMessageBufferSize(MAX_FRAME_BYTES);
+        frameLimit = FrameSizeLimit.ofKib(runtime.hub().context().settings().maxFrameKib());
+        session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
+        session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
         Connection connection = new Connection(new WebSocketPeer(session, remoteHost(session)), HubFrames.wallClock());
         session.getUserProperties().put(CONNECTION, connection);
         if (runtime.hub().opened(connection)) {
@@ -47,11 +59,15 @@ public class SynapseEndpoint {
         }
     }
 
-    @OnMessage(maxMessageSize = MAX_FRAME_BYTES)
+    @OnMessage
     public void onText(String text, Session session) {
         enter();
         Connection connection = connection(session);
         if (connection != null) {
+            if (frameLimit.tooBig(text)) {
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
+                return;
+            }
             try {
                 runtime.hub().dispatcher().onText(connection, text);
             } finally {
@@ -75,11 +91,15 @@ public class SynapseEndpoint {
         Thread.currentThread().setContextClassLoader(APPLICATION_LOADER);
     }
 
-    @OnMessage(maxMessageSize = MAX_FRAME_BYTES)
+    @OnMessage
     public void onBinary(ByteBuffer bytes, Session session) {
         enter();
         Connection connection = connection(session);
         if (connection != null) {
+            if (frameLimit.tooBig(bytes)) {
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
+                return;
+            }
             try {
                 runtime.hub().dispatcher().onBinary(connection, bytes);
             } finally {
@@ -111,6 +131,14 @@ public class SynapseEndpoint {
     @OnError
     public void onError(Session session, Throwable error) {
         LOG.log(Level.FINE, "WebSocket error", error);
+    }
+
+    private static void close(Session session, CloseReason.CloseCode code, String reason) {
+        try {
+            session.close(new CloseReason(code, reason));
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "close failed", e);
+        }
     }
 
     private static Connection connection(Session session) {
