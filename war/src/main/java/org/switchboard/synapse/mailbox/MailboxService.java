@@ -26,8 +26,12 @@ import org.switchboard.synapse.wire.JsonFields;
 
 /**
  * The directed backlog (§8): replay on registration, {@code ack}, receiver watermarks, pending
- * counts for {@code who_snapshot}. Keeps an in-memory index of journalled directed chats
- * ({@code seq → sender, target}) so acks and counts never touch the database.
+ * counts for {@code who_snapshot}. Keeps an in-memory index of the newest journalled directed chats
+ * ({@code seq → sender, target}) so acks and counts never touch the database. The index is bounded
+ * ({@link #DIRECTED_INDEX_LIMIT} by default): under sustained chat the oldest entries are dropped, so memory
+ * and the cost of a pending count stay flat. An ack of a dropped seq is checked against the journal
+ * instead; pending counts cover the indexed window (older backlog stays in the journal, reachable
+ * through the inbox query).
  */
 public final class MailboxService {
 
@@ -36,6 +40,8 @@ public final class MailboxService {
     public static final int REPLAY_SCAN = 1000;
     /** Identities kept in the pending-count projection besides the online ones. */
     public static final int TRACKED_IDENTITIES = 512;
+    /** Directed chats kept in the in-memory index: ten mailbox replay windows. */
+    public static final int DIRECTED_INDEX_LIMIT = 10 * REPLAY_SCAN;
 
     /** One journalled directed chat. */
     public record DirectedChat(String sender, String target) {
@@ -43,7 +49,12 @@ public final class MailboxService {
 
     private final SynapseContext ctx;
     private final ReceiptService receipts;
+    private final int directedIndexLimit;
     private final ConcurrentSkipListMap<Long, DirectedChat> directed = new ConcurrentSkipListMap<>();
+    /** Size of {@link #directed} (the skip list's own size() walks every entry). */
+    private final java.util.concurrent.atomic.AtomicInteger directedCount = new java.util.concurrent.atomic.AtomicInteger();
+    /** Highest seq dropped from the index (0 = nothing dropped yet). */
+    private final AtomicLong prunedThrough = new AtomicLong();
     private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Double> tracked = new ConcurrentHashMap<>();
     private final AtomicLong highestSeq = new AtomicLong();
@@ -52,8 +63,14 @@ public final class MailboxService {
 
     /** Mailbox rules over the given hub and receipt service. */
     public MailboxService(SynapseContext ctx, ReceiptService receipts) {
+        this(ctx, receipts, DIRECTED_INDEX_LIMIT);
+    }
+
+    /** Mailbox rules keeping at most {@code directedIndexLimit} directed chats in memory. */
+    public MailboxService(SynapseContext ctx, ReceiptService receipts, int directedIndexLimit) {
         this.ctx = ctx;
         this.receipts = receipts;
+        this.directedIndexLimit = Math.max(1, directedIndexLimit);
     }
 
     /** Indexes a committed chat (live or replayed at start-up). */
@@ -62,7 +79,10 @@ public final class MailboxService {
         if (channelTagged || !Addressing.isDirectedTarget(target)) {
             return;
         }
-        directed.put(seq, new DirectedChat(sender, target));
+        if (directed.put(seq, new DirectedChat(sender, target)) == null
+                && directedCount.incrementAndGet() > directedIndexLimit) {
+            pruneIndex();
+        }
         for (String part : Addressing.parts(target)) {
             if (!Addressing.hasMeta(part)) {
                 track(part, now);
@@ -122,8 +142,43 @@ public final class MailboxService {
         DirectedChat chat = directed.get(seq);
         if (chat != null && Addressing.isRecipient(chat.target(), identity, connection.roles())) {
             advance(identity, seq, "ack");
+        } else if (chat == null && seq <= prunedThrough.get() && seq > watermark(identity) && ctx.hasJournal()) {
+            ackFromJournal(identity, seq, connection.roles());
         }
         receipts.settle(seq, identity, connection.roles());
+    }
+
+    /** An ack of a seq that has left the index: the same check, against the journal row. */
+    private void ackFromJournal(String identity, long seq, List<String> roles) {
+        CompletableFuture.supplyAsync(() -> ctx.journal().at(seq), ctx.blocking()).thenAccept(event -> {
+            if (event == null || !"chat".equals(event.kind()) || event.payload().containsKey("channel")) {
+                return;
+            }
+            String target = JsonFields.string(event.payload(), "target");
+            if (target != null && Addressing.isDirectedTarget(target) && Addressing.isRecipient(target, identity, roles)) {
+                advance(identity, seq, "ack");
+            }
+        }).exceptionally(error -> {
+            LOG.log(Level.FINE, "ack of seq " + seq + " not checked against the journal", error);
+            return null;
+        });
+    }
+
+    /** Drops the oldest index entries down to the limit. */
+    private void pruneIndex() {
+        while (directedCount.get() > directedIndexLimit) {
+            Map.Entry<Long, DirectedChat> oldest = directed.pollFirstEntry();
+            if (oldest == null) {
+                return;
+            }
+            directedCount.decrementAndGet();
+            prunedThrough.accumulateAndGet(oldest.getKey(), Math::max);
+        }
+    }
+
+    /** Directed chats currently indexed (at most the index limit). */
+    public int indexedDirectedChats() {
+        return directedCount.get();
     }
 
     /**
@@ -190,7 +245,7 @@ public final class MailboxService {
         }
     }
 
-    /** Undelivered directed chats for {@code identity} after its watermark (§8.5). */
+    /** Undelivered directed chats for {@code identity} after its watermark (§8.5), within the indexed window. */
     public long pendingFor(String identity, Collection<String> roles) {
         long count = 0;
         for (Map.Entry<Long, DirectedChat> e : directed.tailMap(watermark(identity), false).entrySet()) {

@@ -13,7 +13,7 @@ public final class FrameSizeLimit {
     public static final String REASON = "message too big";
     /**
      * Upper bound in KiB: the servlet WebSocket container buffers at most 4 MiB (+ frame header) of
-     * one incoming frame and refuses anything larger itself, with 1003.
+     * one incoming frame and fails the connection itself beyond that.
      */
     public static final int MAX_KIB = 4096;
 
