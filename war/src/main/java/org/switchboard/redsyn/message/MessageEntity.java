@@ -42,9 +42,8 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil")
 @NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt")
 @NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
-@NamedQuery(name = "Message.session", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session OR m.fromSessionId = :session ORDER BY m.seq")
-@NamedQuery(name = "Message.participated", query = "SELECT COUNT(m) FROM MessageEntity m WHERE (m.toSessionId = :session OR m.fromSessionId = :session) "
-        + "AND (m.fromPersonId = :person OR m.toPersonId = :person)")
+@NamedQuery(name = "Message.toSession", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session ORDER BY m.seq")
+@NamedQuery(name = "Message.fromSession", query = "SELECT m FROM MessageEntity m WHERE m.fromSessionId = :session ORDER BY m.seq")
 @NamedQuery(name = "Message.forAckEvents", query = "SELECT m FROM MessageEntity m WHERE m.eventId IN :ids")
 @NamedQuery(name = "Message.countSince", query = "SELECT COUNT(m) FROM MessageEntity m WHERE m.fromOrg = :org AND m.createdAt >= :since AND m.notice = false")
 public class MessageEntity {
