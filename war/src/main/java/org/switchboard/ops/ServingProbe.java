@@ -1,12 +1,13 @@
 package org.switchboard.ops;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Asks the server, over loopback HTTP, whether the application's own endpoints answer yet.
@@ -16,12 +17,20 @@ import java.util.List;
  * get the container's 404/503 pages. An endpoint counts as served when it answers with a JSON body
  * (any status: {@code /redsyn/v1/me} answers 401 without a token). Once every endpoint has answered,
  * the probe stays satisfied for the life of the process and makes no further requests.
+ *
+ * <p>The probe runs asynchronously and the readiness check only reads its last outcome: a check
+ * that waited on a request to its own server held an HTTP worker while that request needed one,
+ * and on a saturated machine frequent readiness polls kept the pool busy long enough for readiness
+ * to stay DOWN for minutes.
  */
 public final class ServingProbe {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final URI base;
     private final List<String> paths;
     private final HttpClient http;
+    private final AtomicReference<CompletableFuture<Boolean>> inFlight = new AtomicReference<>();
     private volatile boolean served;
 
     /** A probe of {@code paths} under {@code base}; a null base means "not configured", always served. */
@@ -33,31 +42,47 @@ public final class ServingProbe {
         this.served = base == null;
     }
 
-    /** True once every path has answered with JSON. */
+    /** True once every path has answered with JSON; otherwise starts a probe (if none runs) and answers false. */
     public boolean served() {
-        if (served) {
-            return true;
+        if (!served) {
+            probe();
         }
-        for (String path : paths) {
-            if (!answersJson(base.resolve(path))) {
-                return false;
-            }
-        }
-        served = true;
-        return true;
+        return served;
     }
 
-    private boolean answersJson(URI uri) {
-        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build();
-        try {
-            HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
-            return response.headers().firstValue("Content-Type").map(type -> type.startsWith("application/json"))
-                    .orElse(false);
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+    /** The running probe, or a new one; completes with whether every path answered with JSON. */
+    CompletableFuture<Boolean> probe() {
+        if (served) {
+            return CompletableFuture.completedFuture(true);
         }
+        while (true) {
+            CompletableFuture<Boolean> current = inFlight.get();
+            if (current != null && !current.isDone()) {
+                return current;
+            }
+            CompletableFuture<Boolean> next = new CompletableFuture<>();
+            if (inFlight.compareAndSet(current, next)) {
+                ask(0, next);
+                return next;
+            }
+        }
+    }
+
+    private void ask(int index, CompletableFuture<Boolean> outcome) {
+        if (index == paths.size()) {
+            served = true;
+            outcome.complete(true);
+            return;
+        }
+        HttpRequest request = HttpRequest.newBuilder(base.resolve(paths.get(index))).timeout(TIMEOUT).GET().build();
+        http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, failure) -> {
+            boolean json = failure == null && response.headers().firstValue("Content-Type")
+                    .map(type -> type.startsWith("application/json")).orElse(false);
+            if (json) {
+                ask(index + 1, outcome);
+            } else {
+                outcome.complete(false);
+            }
+        });
     }
 }

@@ -51,8 +51,11 @@ class ServingProbeTest {
     @Test
     void notServedWhileAnEndpointAnswersWithTheContainersPage() {
         ServingProbe probe = new ServingProbe(base(), List.of("health", "redsyn/v1/me"));
+        assertFalse(probe.served(), "the first readiness call never waits for the probe");
+        assertFalse(probe.probe().join());
         assertFalse(probe.served());
         redsynType.set("application/json");
+        assertTrue(probe.probe().join());
         assertTrue(probe.served(), "a 401 with a JSON body is the application answering");
     }
 
@@ -60,6 +63,7 @@ class ServingProbeTest {
     void onceServedItStopsAsking() {
         redsynType.set("application/json");
         ServingProbe probe = new ServingProbe(base(), List.of("health", "redsyn/v1/me"));
+        assertTrue(probe.probe().join());
         assertTrue(probe.served());
         int after = requests.get();
         assertTrue(probe.served());
@@ -69,6 +73,7 @@ class ServingProbeTest {
     @Test
     void nothingListeningIsNotServed() {
         ServingProbe probe = new ServingProbe(URI.create("http://127.0.0.1:1/"), List.of("health"));
+        assertFalse(probe.probe().join());
         assertFalse(probe.served());
     }
 

@@ -34,7 +34,9 @@ import org.junit.jupiter.api.TestInstance;
  * database, and the server heap that 2,000 parked long polls cost. Knobs (system properties):
  * {@code bench.threads} (16), {@code bench.seconds} (20), {@code bench.warmup} (30 s), {@code bench.polls} (2000; 0 skips
  * the parked-poll part), {@code bench.jfr} (a file: record a JFR profile of the hub during the measured cycles),
- * {@code bench.port} (drive a hub already running on this loopback port, started with
+ * {@code bench.history} (3000; 0 skips the history part: one agent's server CPU per cycle measured before and
+ * after that many more of its messages are stored, which shows whether take and ack slow down as an inbox's
+ * history grows), {@code bench.port} (drive a hub already running on this loopback port, started with
  * {@code REDSYN_ADMIN_TOKEN=test-admin-token-123}, instead of starting one). Results are
  * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
  */
@@ -47,6 +49,7 @@ class RedsynBench {
     private static final int WARMUP = Integer.getInteger("bench.warmup", 30);
     private static final String JFR = System.getProperty("bench.jfr", "");
     private static final int PORT = Integer.getInteger("bench.port", 0);
+    private static final int HISTORY = Integer.getInteger("bench.history", 3000);
     /** A fresh organisation per run, so that runs can share a hub. */
     private static final String ORG = "acme" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
 
@@ -88,6 +91,9 @@ class RedsynBench {
     @Test
     void cyclesPerSecondAndParkedPollHeap() throws Exception {
         cycles();
+        if (HISTORY > 0) {
+            historyGrowth();
+        }
         if (POLLS > 0) {
             parkedPolls();
         }
@@ -162,6 +168,46 @@ class RedsynBench {
                 THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get(), cpuSeconds,
                 cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(),
                 cycles.get() == 0 ? 0 : requestCpuSeconds * 1000 / cycles.get(), loadAverage());
+    }
+
+    /** One agent, one client: server CPU per cycle with a short history, then after {@code HISTORY} more cycles. */
+    private void historyGrowth() throws Exception {
+        String agent = ORG + "/general/bench/h";
+        assertEquals(201, client.put("/v1/agents/" + agent, token, obj("listening", true)).status());
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        String base = "http://127.0.0.1:" + port + "/redsyn/v1";
+        long pid = hubPid();
+        int sample = 300;
+        double[] msPerCycle = new double[2];
+        for (int round = 0; round < 2; round++) {
+            if (round == 1) {
+                for (int i = 0; i < HISTORY; i++) {
+                    oneCycle(http, base, agent);
+                }
+            }
+            long before = cpuTicks(pid);
+            for (int i = 0; i < sample; i++) {
+                oneCycle(http, base, agent);
+            }
+            msPerCycle[round] = (cpuTicks(pid) - before) * 10.0 / sample;
+        }
+        System.out.printf("REDSYN history: one agent, sequential cycles: server CPU %.2f ms per cycle over its first %d cycles, "
+                + "%.2f ms over cycles %d-%d; load average %s%n", msPerCycle[0], sample, msPerCycle[1], sample + HISTORY + 1,
+                2 * sample + HISTORY, loadAverage());
+    }
+
+    private void oneCycle(HttpClient http, String base, String agent) throws IOException, InterruptedException {
+        HttpResponse<String> sent = http.send(post(base + "/messages", request(ORG + "/general/bench/cli", agent, "ping").toString()),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(201, sent.statusCode(), sent.body());
+        HttpResponse<String> taken = http.send(HttpRequest.newBuilder(URI.create(base + "/inbox/" + agent))
+                .header("Authorization", "Bearer " + token).build(), HttpResponse.BodyHandlers.ofString());
+        List<String> ids = RedsynClient.parse(taken.body()).asJsonObject().getJsonArray("items").stream()
+                .map(v -> v.asJsonObject().getString("id")).toList();
+        assertEquals(1, ids.size(), taken.body());
+        HttpResponse<String> acked = http.send(post(base + "/inbox/" + agent + "/ack", obj("ids", ids).toString()),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, acked.statusCode(), acked.body());
     }
 
     private HttpRequest post(String url, String json) {

@@ -1,6 +1,6 @@
 package org.switchboard.redsyn.api;
 
-import jakarta.enterprise.context.RequestScoped;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import jakarta.validation.Valid;
@@ -21,9 +21,12 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.inbox.InboxPolling;
 import org.switchboard.redsyn.inbox.InboxService;
 
-/** An agent's inbox: take (long polling on a suspended response), peek, ack. */
+/**
+ * An agent's inbox: take (long polling on a suspended response), peek, ack. One instance serves
+ * every request; path and security come in as method parameters (see {@link MessageResource}).
+ */
 @Path("v1/inbox/{org}/{team}/{user}/{agent}")
-@RequestScoped
+@ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
 public class InboxResource {
 
@@ -33,33 +36,20 @@ public class InboxResource {
     @Inject
     InboxService inbox;
 
-    @Context
-    SecurityContext security;
-
-    @PathParam("org")
-    String org;
-    @PathParam("team")
-    String team;
-    @PathParam("user")
-    String user;
-    @PathParam("agent")
-    String agent;
-
     @GET
-    public void take(@Suspended AsyncResponse response, @QueryParam("wait") String wait, @QueryParam("lease") String lease,
+    public void take(@Context SecurityContext security, @PathParam("org") String org, @PathParam("team") String team,
+                     @PathParam("user") String user, @PathParam("agent") String agent, @Suspended AsyncResponse response,
+                     @QueryParam("wait") String wait, @QueryParam("lease") String lease,
                      @QueryParam("reply_to") String replyTo, @QueryParam("peek") String peek) {
-        polling.poll(AuthFilter.caller(security), address(), Flags.seconds("wait", wait), Flags.seconds("lease", lease),
+        polling.poll(AuthFilter.caller(security), new Address(org, team, user, agent, null), Flags.seconds("wait", wait), Flags.seconds("lease", lease),
                 replyTo == null || replyTo.isBlank() ? null : replyTo, Flags.on(peek), response);
     }
 
     @POST
     @Path("ack")
     @Consumes(MediaType.APPLICATION_JSON)
-    public JsonObject ack(@Valid @NotNull Requests.Ack body) {
-        return inbox.ack(AuthFilter.caller(security), address(), body.ids);
-    }
-
-    private Address address() {
-        return new Address(org, team, user, agent, null);
+    public JsonObject ack(@Context SecurityContext security, @PathParam("org") String org, @PathParam("team") String team,
+                          @PathParam("user") String user, @PathParam("agent") String agent, @Valid @NotNull Requests.Ack body) {
+        return inbox.ack(AuthFilter.caller(security), new Address(org, team, user, agent, null), body.ids);
     }
 }

@@ -38,7 +38,12 @@ public class InboxService {
 
     private static final int CANDIDATES = 500;
     private static final int SWEEP_BATCH = 200;
-    private static final List<Integer> WAITING = List.of(DeliveryState.QUEUED, DeliveryState.TAKEN);
+    /**
+     * Waiting states are the lowest ones (queued, taken), so inbox queries say {@code state <= TAKEN}:
+     * H2 uses an IN list only on an index's first column, and with {@code state IN (...)} it walked
+     * every message the agent ever received on the (agent, state, seq) index — each take grew slower.
+     */
+    private static final int LAST_WAITING = DeliveryState.TAKEN;
     /**
      * EclipseLink sends bulk JPQL updates as literal SQL unless told to bind: H2 then parses every
      * lease and ack anew, and each distinct text evicts a reusable command from its small per-connection cache.
@@ -76,7 +81,7 @@ public class InboxService {
         long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
-                .setParameter("states", WAITING).setMaxResults(CANDIDATES).getResultList();
+                .setParameter("lastWaiting", LAST_WAITING).setMaxResults(CANDIDATES).getResultList();
         for (Object row : rows) {
             Object[] r = (Object[]) row;
             candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
@@ -113,7 +118,7 @@ public class InboxService {
     public List<JsonObject> peek(long agentId, String replyTo) {
         List<JsonObject> items = new ArrayList<>();
         for (MessageEntity m : em.createNamedQuery("Message.waiting", MessageEntity.class).setParameter("agent", agentId)
-                .setParameter("states", WAITING).setMaxResults(config.maxItems()).getResultList()) {
+                .setParameter("lastWaiting", LAST_WAITING).setMaxResults(config.maxItems()).getResultList()) {
             if (replyTo == null || replyTo.equals(m.getReplyTo())) {
                 items.add(Jsons.PROVIDER.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build());
             }
@@ -128,11 +133,24 @@ public class InboxService {
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
         JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();
-        List<MessageEntity> found = ids.isEmpty() ? List.of() : new ArrayList<>(em.createNamedQuery("Message.forAck", MessageEntity.class)
-                .setParameter("agent", agent.id()).setParameter("ids", ids).getResultList());
-        if (!ids.isEmpty()) { // topic event copies are acked by the publisher's id
-            found.addAll(em.createNamedQuery("Message.forAckEvents", MessageEntity.class).setParameter("agent", agent.id())
-                    .setParameter("ids", ids).getResultList());
+        // Looked up by their unique id alone (an agent condition made H2 walk all of the agent's
+        // messages instead of using that index); another agent's message is simply not found.
+        List<MessageEntity> found = new ArrayList<>();
+        if (!ids.isEmpty()) {
+            for (MessageEntity m : em.createNamedQuery("Message.forAck", MessageEntity.class).setParameter("ids", ids).getResultList()) {
+                if (m.getToAgentId() == agent.id()) {
+                    found.add(m);
+                    seen.add(m.wireId());
+                }
+            }
+        }
+        List<String> rest = ids.stream().filter(id -> !seen.contains(id)).distinct().toList();
+        if (!rest.isEmpty()) { // topic event copies are acked by the publisher's id
+            for (MessageEntity m : em.createNamedQuery("Message.forAckEvents", MessageEntity.class).setParameter("ids", rest).getResultList()) {
+                if (m.getToAgentId() == agent.id()) {
+                    found.add(m);
+                }
+            }
         }
         for (MessageEntity m : found) {
             seen.add(m.wireId());

@@ -3,6 +3,8 @@ package org.switchboard.redsyn.message;
 /** Delivery states stored on a message row. */
 public final class DeliveryState {
 
+    // The waiting states (queued, taken) must stay the two lowest numbers: inbox queries ask for state <= TAKEN.
+
     /** Waiting to be taken (or back after a lease ran out). */
     public static final int QUEUED = 0;
     /** Leased to a taker until {@code leaseUntil}. */

@@ -24,15 +24,16 @@ import jakarta.persistence.Table;
         @Index(name = "REDSYN_MSG_THREAD", columnList = "THREAD, SEQ"),
         @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
         @Index(name = "REDSYN_MSG_FROMSESSION", columnList = "FROMSESSIONID"),
-        @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT")})
+        @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT"),
+        @Index(name = "REDSYN_MSG_EVENT", columnList = "EVENTID")})
 @NamedQuery(name = "Message.byMessageId", query = "SELECT m FROM MessageEntity m WHERE m.messageId = :id")
 @NamedQuery(name = "Message.bySeqs", query = "SELECT m FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
 @NamedQuery(name = "Message.inboxCandidates", query = "SELECT m.seq, m.messageId, m.state, m.leaseUntil, m.attempts, "
-        + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state IN :states ORDER BY m.seq")
-@NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state IN :states ORDER BY m.seq")
+        + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state <= :lastWaiting ORDER BY m.seq")
+@NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state <= :lastWaiting ORDER BY m.seq")
 @NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, "
         + "m.attempts = m.attempts + 1, m.takenBy = :node WHERE m.seq = :seq AND (m.state = :queued OR (m.state = :taken AND m.leaseUntil <= :now))")
-@NamedQuery(name = "Message.forAck", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.messageId IN :ids")
+@NamedQuery(name = "Message.forAck", query = "SELECT m FROM MessageEntity m WHERE m.messageId IN :ids")
 @NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now WHERE m.seq = :seq AND m.state = :from")
 @NamedQuery(name = "Message.endLease", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
         + "WHERE m.seq = :seq AND m.state = :taken AND m.leaseUntil <= :now")
@@ -41,10 +42,9 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil")
 @NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt")
 @NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
-@NamedQuery(name = "Message.session", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session OR m.fromSessionId = :session ORDER BY m.seq")
-@NamedQuery(name = "Message.participated", query = "SELECT COUNT(m) FROM MessageEntity m WHERE (m.toSessionId = :session OR m.fromSessionId = :session) "
-        + "AND (m.fromPersonId = :person OR m.toPersonId = :person)")
-@NamedQuery(name = "Message.forAckEvents", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.eventId IN :ids")
+@NamedQuery(name = "Message.toSession", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session ORDER BY m.seq")
+@NamedQuery(name = "Message.fromSession", query = "SELECT m FROM MessageEntity m WHERE m.fromSessionId = :session ORDER BY m.seq")
+@NamedQuery(name = "Message.forAckEvents", query = "SELECT m FROM MessageEntity m WHERE m.eventId IN :ids")
 @NamedQuery(name = "Message.countSince", query = "SELECT COUNT(m) FROM MessageEntity m WHERE m.fromOrg = :org AND m.createdAt >= :since AND m.notice = false")
 public class MessageEntity {
 
@@ -120,7 +120,7 @@ public class MessageEntity {
     @Column(length = 140)
     private String orderKey;
     /** On a topic event's copy: the publisher's id (delivered as {@code id}) and the topic. */
-    @Column(length = 128)
+    @Column(name = "EVENTID", length = 128)
     private String eventId;
     @Column(length = 200)
     private String topic;
