@@ -12,6 +12,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -52,7 +53,7 @@ public final class MailboxService {
     private final int directedIndexLimit;
     private final ConcurrentSkipListMap<Long, DirectedChat> directed = new ConcurrentSkipListMap<>();
     /** Size of {@link #directed} (the skip list's own size() walks every entry). */
-    private final java.util.concurrent.atomic.AtomicInteger directedCount = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger directedCount = new AtomicInteger();
     /** Highest seq dropped from the index (0 = nothing dropped yet). */
     private final AtomicLong prunedThrough = new AtomicLong();
     private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
