@@ -3,6 +3,8 @@ package org.switchboard.synapse.session;
 import jakarta.websocket.Session;
 import java.lang.reflect.Field;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -17,8 +19,9 @@ import java.util.logging.Logger;
  * or sent, even when the idle timeout is disabled (it then schedules a no-op with delay 0); on the
  * managed executor each of those tasks captures the container context, which scans the web-app
  * class loader for service files — measured as a third of the hub's CPU under SynapseChatBench.
- * This timer drops zero-delay tasks (the disabled idle timeout's no-ops) and runs the rest on one
- * thread from the container's thread factory. Other containers are left alone.
+ * This timer drops only that no-op (Tyrus's idle-timeout command scheduled with no delay: it does
+ * nothing while the timeout is disabled) and runs every other task, including {@code execute} and
+ * {@code submit}, on one thread from the container's thread factory. Other containers are left alone.
  */
 public final class IdleTimerBypass extends ScheduledThreadPoolExecutor {
 
@@ -32,13 +35,36 @@ public final class IdleTimerBypass extends ScheduledThreadPoolExecutor {
         setRemoveOnCancelPolicy(true);
     }
 
+    /** Tyrus's idle-timeout task ({@code TyrusSession.IdleTimeoutCommand}); it checks the timeout itself before acting. */
+    private static final String TYRUS_IDLE_COMMAND = "TyrusSession$IdleTimeoutCommand";
+
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
-        if (delay <= 0) {
-            // Only a disabled idle timeout is scheduled with no delay, and its task does nothing.
+        if (delay <= 0 && isIdleTimeoutCommand(command)) {
+            // Tyrus schedules it with no delay only when the idle timeout is disabled; then it does nothing.
             return Done.INSTANCE;
         }
         return super.schedule(command, delay, unit);
+    }
+
+    // ScheduledThreadPoolExecutor routes execute/submit through schedule(command, 0, ...): never drop those.
+    @Override
+    public void execute(Runnable command) {
+        super.schedule(command, 0, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public Future<?> submit(Runnable task) {
+        return super.schedule(task, 0, TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        return super.schedule(Executors.callable(task, result), 0, TimeUnit.NANOSECONDS);
+    }
+
+    static boolean isIdleTimeoutCommand(Runnable command) {
+        return command != null && command.getClass().getName().endsWith(TYRUS_IDLE_COMMAND);
     }
 
     /** Installs this timer on a Tyrus session; returns false (and changes nothing) for other sessions. */

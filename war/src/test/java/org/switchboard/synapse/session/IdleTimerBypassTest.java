@@ -1,5 +1,6 @@
 package org.switchboard.synapse.session;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,15 +22,46 @@ class IdleTimerBypassTest {
         timer.shutdownNow();
     }
 
+    /** Stands in for Tyrus's {@code TyrusSession.IdleTimeoutCommand} (matched by class name). */
+    static final class TyrusSession {
+        static final class IdleTimeoutCommand implements Runnable {
+            final AtomicBoolean ran = new AtomicBoolean();
+
+            @Override
+            public void run() {
+                ran.set(true);
+            }
+        }
+    }
+
     @Test
-    void aZeroDelayTaskIsDroppedAsDone() throws Exception {
-        AtomicBoolean ran = new AtomicBoolean();
-        ScheduledFuture<?> future = timer.schedule(() -> ran.set(true), 0, TimeUnit.MILLISECONDS);
+    void aZeroDelayIdleTimeoutCommandIsDroppedAsDone() throws Exception {
+        TyrusSession.IdleTimeoutCommand command = new TyrusSession.IdleTimeoutCommand();
+        ScheduledFuture<?> future = timer.schedule(command, 0, TimeUnit.MILLISECONDS);
 
         assertTrue(future.isDone());
         timer.submit(() -> null).get(5, TimeUnit.SECONDS);
-        assertFalse(ran.get(), "a disabled idle timeout's task never runs");
+        assertFalse(command.ran.get(), "a disabled idle timeout's task never runs");
         assertFalse(future.cancel(true));
+    }
+
+    @Test
+    void anyOtherZeroDelayTaskRuns() throws Exception {
+        CountDownLatch ran = new CountDownLatch(3);
+        timer.schedule(ran::countDown, 0, TimeUnit.MILLISECONDS);
+        timer.execute(ran::countDown);
+        timer.submit(ran::countDown).get(5, TimeUnit.SECONDS);
+
+        assertTrue(ran.await(5, TimeUnit.SECONDS), "schedule(0), execute and submit all run");
+        assertEquals("done", timer.submit(() -> { }, "done").get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void aDelayedIdleTimeoutCommandStillRuns() throws Exception {
+        TyrusSession.IdleTimeoutCommand command = new TyrusSession.IdleTimeoutCommand();
+        timer.schedule(command, 5, TimeUnit.MILLISECONDS).get(5, TimeUnit.SECONDS);
+
+        assertTrue(command.ran.get(), "an enabled idle timeout still fires");
     }
 
     @Test
