@@ -160,10 +160,28 @@ public final class SynapseDispatcher {
                     .add("first_corrupt_seq", firstCorruptSeq()).build().toString());
             return;
         }
+        handler.handle(new InboundFrame(connection, name, type, target, normalised(frame, name, type, target), firstBind), ctx);
+    }
+
+    /**
+     * The frame without {@code token} and with the bound sender, canonical type and target. Most frames
+     * already read so (a client names itself, a lower-case type, a trimmed target): those are passed on
+     * as they are, since copying every frame's members to change nothing was a measurable part of the
+     * chat path. Replacing a member keeps its position, so an unchanged frame equals the copy.
+     */
+    static JsonObject normalised(JsonObject frame, String name, String type, String target) {
+        if (!frame.containsKey("token") && sameString(frame, "sender", name) && sameString(frame, "type", type)
+                && sameString(frame, "target", target)) {
+            return frame;
+        }
         JsonObjectBuilder normalised = Jsons.PROVIDER.createObjectBuilder(frame);
         normalised.remove("token");
         normalised.add("sender", name).add("type", type).add("target", target);
-        handler.handle(new InboundFrame(connection, name, type, target, normalised.build(), firstBind), ctx);
+        return normalised.build();
+    }
+
+    private static boolean sameString(JsonObject frame, String field, String value) {
+        return frame.get(field) instanceof JsonString s && s.getString().equals(value);
     }
 
     private long firstCorruptSeq() {

@@ -133,4 +133,19 @@ class SynapseDispatcherTest {
         bob.send(TestHub.frame("Offer_Resource", "System", "r"));
         assertEquals(java.util.List.of("resource:resource", "resource:resource", "resource:resource"), seen);
     }
+
+    @Test
+    void normalisationCopiesOnlyWhenSomethingChanges() {
+        JsonObject clean = jakarta.json.Json.createObjectBuilder().add("type", "chat").add("sender", "p/a")
+                .add("target", "p/b").add("payload", "x").build();
+        assertTrue(clean == SynapseDispatcher.normalised(clean, "p/a", "chat", "p/b"), "nothing to change: same object");
+        JsonObject messy = jakarta.json.Json.createObjectBuilder().add("type", " CHAT").add("token", "secret")
+                .add("target", " p/b ").add("payload", "x").build();
+        JsonObject fixed = SynapseDispatcher.normalised(messy, "p/a", "chat", "p/b");
+        assertEquals("{\"type\":\"chat\",\"target\":\"p/b\",\"payload\":\"x\",\"sender\":\"p/a\"}", fixed.toString(),
+                "token dropped, members fixed in place, missing sender added");
+        JsonObject numeric = jakarta.json.Json.createObjectBuilder().add("type", "chat").add("sender", "p/a")
+                .add("target", "p/b").add("token", 5).build();
+        assertEquals(Set.of("type", "sender", "target"), SynapseDispatcher.normalised(numeric, "p/a", "chat", "p/b").keySet());
+    }
 }

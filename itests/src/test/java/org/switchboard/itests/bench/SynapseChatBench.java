@@ -36,6 +36,11 @@ import org.switchboard.itests.support.HubServer;
  * and latency counts from each chat's scheduled send time, so a hub that falls behind shows it).
  * Receivers send a small {@code history_request} every 20 s, as a live agent reacts, so the hub never marks
  * them stale (a stale recipient turns every chat into a dead letter plus a warning frame).
+ * {@code bench.pid} names the hub process of an external hub for the CPU figure (a started hub is
+ * known); {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the hub
+ * during the measured run; {@code bench.hub-java-opts} replaces the started hub's JVM options
+ * ({@code HubServer}'s default is {@code -Xmx1g -XX:+UseParallelGC}). The result line carries the hub's CPU time per measured chat and the
+ * load average before and after, because the machine is shared.
  */
 class SynapseChatBench {
 
@@ -53,9 +58,13 @@ class SynapseChatBench {
         double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
 
         boolean privateDirected = Boolean.parseBoolean(System.getProperty("bench.private-directed", "true"));
-        HubServer hub = external.isBlank()
-                ? HubServer.start(HubServer.env("HUB_PRIVATE_DIRECTED_MESSAGES", Boolean.toString(privateDirected)))
-                : null;
+        java.util.Map<String, String> env = new java.util.HashMap<>();
+        env.put("HUB_PRIVATE_DIRECTED_MESSAGES", Boolean.toString(privateDirected));
+        String javaOpts = System.getProperty("bench.hub-java-opts", "");
+        if (!javaOpts.isBlank()) {
+            env.put("HUB_JAVA_OPTS", javaOpts);
+        }
+        HubServer hub = external.isBlank() ? HubServer.start(env) : null;
         URI uri = hub == null ? URI.create(external) : hub.webSocketUri();
         try {
             if (hub != null) {
@@ -68,14 +77,30 @@ class SynapseChatBench {
             Thread reactions = reactions(all);
             run(all, warmup / pairs, null);
             long[] latencies = new long[(messages / pairs) * pairs];
+            long hubPid = hub != null ? hub.pid() : Long.getLong("bench.pid", 0L);
+            String jfr = System.getProperty("bench.jfr", "");
+            if (!jfr.isEmpty() && hubPid > 0) {
+                jcmd(hubPid, "JFR.start", "name=chatbench", "settings=profile", "filename=" + jfr);
+            }
+            String loadBefore = loadAverage();
+            long cpuBefore = cpuNanos(hubPid);
             long elapsed = run(all, messages / pairs, latencies);
+            long cpuUsed = cpuNanos(hubPid) - cpuBefore;
+            String loadAfter = loadAverage();
+            if (!jfr.isEmpty() && hubPid > 0) {
+                jcmd(hubPid, "JFR.stop", "name=chatbench");
+            }
             int received = (messages / pairs) * pairs;
             reactions.interrupt();
             System.out.printf("SYNAPSE directed chat: %d pairs, window %d, receipts %s, private directed %s, offered %s:"
-                            + " %d messages in %.2f s = %.0f messages/s; send->receive %s%n",
+                            + " %d messages in %.2f s = %.0f messages/s; send->receive %s; hub CPU %s;"
+                            + " load average %s -> %s%n",
                     pairs, window, receipts, hub == null ? "(external hub)" : privateDirected,
                     rate > 0 ? String.format("%.0f/s", rate) : "max", received,
-                    elapsed / 1e9, received / (elapsed / 1e9), new Percentiles(latencies, received).summary());
+                    elapsed / 1e9, received / (elapsed / 1e9), new Percentiles(latencies, received).summary(),
+                    hubPid > 0 ? String.format("%.1f us/msg (%.2f cores)", cpuUsed / 1e3 / received,
+                            cpuUsed / (double) elapsed) : "unknown",
+                    loadBefore, loadAfter);
             for (Pair pair : all) {
                 pair.close();
             }
@@ -140,6 +165,28 @@ class SynapseChatBench {
             assertEquals(0, pair.errors.get(), "hub sent error frames to " + pair.senderName);
         }
         return elapsed;
+    }
+
+    /** User plus system CPU time of a process, from {@code /proc} (0 when unknown). */
+    private static long cpuNanos(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    private static void jcmd(long pid, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        line.addAll(List.of(command));
+        new ProcessBuilder(line).inheritIO().start().waitFor();
     }
 
     /** Waits out the 503s between Payara's readiness and the end of the application's start-up. */

@@ -134,7 +134,8 @@ public final class ChatService {
         }
         long msgId = msgIds.incrementAndGet();
         JsonObject chat = stamped.add("msg_id", msgId).build();
-        Outgoing out = new Outgoing(connection, sender, target, chat, msgId, clientMsgId, digest,
+        // serialised once: the journal stores this text and delivery splices the seq into it
+        Outgoing out = new Outgoing(connection, sender, target, chat, chat.toString(), msgId, clientMsgId, digest,
                 JsonFields.isTrue(frame, "receipt_requested"), now);
         if (channel != null) {
             channels.route(out, channel);
@@ -146,8 +147,8 @@ public final class ChatService {
         routePublic(out);
     }
 
-    /** One accepted chat on its way out. */
-    record Outgoing(Connection connection, String sender, String target, JsonObject chat, long msgId,
+    /** One accepted chat on its way out; {@code chatJson} is {@code chat.toString()}. */
+    record Outgoing(Connection connection, String sender, String target, JsonObject chat, String chatJson, long msgId,
                     String clientMsgId, String digest, boolean receiptRequested, double now) {
     }
 
@@ -187,7 +188,7 @@ public final class ChatService {
             return CompletableFuture.completedFuture(null);
         }
         List<JournalEvent.Draft> events = new ArrayList<>(2);
-        events.add(new JournalEvent.Draft("chat", chat));
+        events.add(new JournalEvent.Draft("chat", chat, chat == out.chat() ? out.chatJson() : null));
         if (out.receiptRequested() && directed) {
             JsonObjectBuilder aggregate = Jsons.PROVIDER.createObjectBuilder().add("sender", out.sender())
                     .add("target", out.target()).add("message_id", out.msgId());
@@ -200,9 +201,14 @@ public final class ChatService {
     }
 
     private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {
-        JsonObject relayed = seq == null ? out.chat() : Jsons.PROVIDER.createObjectBuilder(out.chat()).add("seq", seq).build();
-        String text = relayed.toString();
-        history.add(relayed);
+        String text;
+        if (seq == null) {
+            text = out.chatJson();
+            history.add(out.chat());
+        } else {
+            text = withSeq(out.chatJson(), seq);
+            history.add(out.chat(), seq);
+        }
         if (seq != null) {
             mailbox.chatCommitted(seq, out.sender(), out.target(), false, out.now());
         }
@@ -267,6 +273,16 @@ public final class ChatService {
                 receipts.immediate(subject, verdict(recipients, delivered, wake));
             }
         });
+    }
+
+    /**
+     * The compact JSON of an object with {@code "seq": seq} appended, from the object's own compact
+     * JSON ({@code json} must end with its closing brace, have at least one member and no {@code seq}):
+     * the same text as copying the object, adding the field and serialising again, for a fraction of the work.
+     */
+    static String withSeq(String json, long seq) {
+        return new StringBuilder(json.length() + 28).append(json, 0, json.length() - 1)
+                .append(",\"seq\":").append(seq).append('}').toString();
     }
 
     private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text) {
@@ -393,7 +409,7 @@ public final class ChatService {
             msgIds.accumulateAndGet(msgId, Math::max);
         }
         if (!chat.containsKey("channel")) {
-            history.add(Jsons.PROVIDER.createObjectBuilder(chat).add("seq", event.seq()).build());
+            history.add(chat, event.seq());
         }
     }
 }

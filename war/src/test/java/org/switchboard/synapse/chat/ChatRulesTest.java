@@ -88,4 +88,33 @@ class ChatRulesTest {
         assertEquals("delivered to p/a (passive receiver), p/b", ReceiptService.payload("p/a,p/b", verdict));
         assertEquals("pane bridge", ReceiptService.label("pane_bridge"));
     }
+
+    @Test
+    void seqSplicedIntoTheJournalledTextEqualsTheRebuiltFrame() {
+        var chat = Json.createObjectBuilder().add("type", "chat").add("sender", "a/b").add("target", "c/d")
+                .add("payload", "quote \" and \u00e9 and } brace").add("nested", Json.createObjectBuilder().add("x", 1))
+                .add("timestamp", 1.5e9).add("msg_id", 42).build();
+        for (long seq : new long[] {1, 1234567890123L}) {
+            String rebuilt = Json.createObjectBuilder(chat).add("seq", seq).build().toString();
+            assertEquals(rebuilt, ChatService.withSeq(chat.toString(), seq));
+        }
+    }
+
+    @Test
+    void historyFiltersTheJournalledChatAndReturnsItWithSeq() {
+        ChatHistory history = new ChatHistory(2);
+        var first = Json.createObjectBuilder().add("sender", "a").add("msg_id", 1).build();
+        var second = Json.createObjectBuilder().add("sender", "b").add("msg_id", 2).build();
+        var third = Json.createObjectBuilder().add("sender", "a").add("msg_id", 3).build();
+        history.add(first, 10);
+        history.add(second, 11);
+        history.add(third);
+        assertEquals(2, history.size(), "bounded");
+        var selected = history.select(f -> "a".equals(f.getString("sender")));
+        assertEquals(1, selected.size(), "the oldest was trimmed");
+        assertEquals(third, selected.get(0), "a chat added without seq is returned as given");
+        var withSeq = history.select(f -> "b".equals(f.getString("sender")));
+        assertEquals(11, withSeq.get(0).getInt("seq"));
+        assertEquals(2, withSeq.get(0).getInt("msg_id"));
+    }
 }
