@@ -135,22 +135,12 @@ public class InboxService {
         Set<String> seen = new HashSet<>();
         // Looked up by their unique id alone (an agent condition made H2 walk all of the agent's
         // messages instead of using that index); another agent's message is simply not found.
-        List<MessageEntity> found = new ArrayList<>();
-        if (!ids.isEmpty()) {
-            for (MessageEntity m : em.createNamedQuery("Message.forAck", MessageEntity.class).setParameter("ids", ids).getResultList()) {
-                if (m.getToAgentId() == agent.id()) {
-                    found.add(m);
-                    seen.add(m.wireId());
-                }
-            }
-        }
-        List<String> rest = ids.stream().filter(id -> !seen.contains(id)).distinct().toList();
+        List<MessageEntity> found = ids.isEmpty() ? new ArrayList<>() : ownedBy(agent, "Message.forAck", ids);
+        Set<String> foundIds = new HashSet<>();
+        found.forEach(m -> foundIds.add(m.getMessageId()));
+        List<String> rest = ids.stream().filter(id -> !foundIds.contains(id)).distinct().toList();
         if (!rest.isEmpty()) { // topic event copies are acked by the publisher's id
-            for (MessageEntity m : em.createNamedQuery("Message.forAckEvents", MessageEntity.class).setParameter("ids", rest).getResultList()) {
-                if (m.getToAgentId() == agent.id()) {
-                    found.add(m);
-                }
-            }
+            found.addAll(ownedBy(agent, "Message.forAckEvents", rest));
         }
         for (MessageEntity m : found) {
             seen.add(m.wireId());
@@ -170,6 +160,17 @@ public class InboxService {
             }
         }
         return Jsons.PROVIDER.createObjectBuilder().add("acked", acked).add("not_acked", notAcked).build();
+    }
+
+    /** The messages a lookup by ids finds that are addressed to {@code agent}. */
+    private List<MessageEntity> ownedBy(AgentInfo agent, String query, List<String> ids) {
+        List<MessageEntity> owned = new ArrayList<>();
+        for (MessageEntity m : em.createNamedQuery(query, MessageEntity.class).setParameter("ids", ids).getResultList()) {
+            if (m.getToAgentId() == agent.id()) {
+                owned.add(m);
+            }
+        }
+        return owned;
     }
 
     /**
