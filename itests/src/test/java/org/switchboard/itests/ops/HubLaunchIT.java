@@ -4,7 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -58,6 +62,21 @@ class HubLaunchIT {
         for (String local : sockets) {
             assertTrue(local.startsWith("127.") || local.startsWith("[::ffff:127.") || local.startsWith("[::1]"),
                     "hub listens beyond loopback: " + local + " (all: " + sockets + ")");
+        }
+    }
+
+    @Test
+    void cleartextHttp2UpgradeIsDeclinedAndAnsweredOverHttp11() throws IOException {
+        // run-hub switches h2c off: the JDK client's default upgrade offer must get a plain HTTP/1.1 answer
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), hub.port())) {
+            socket.setSoTimeout(10_000);
+            String request = "GET /mphealth/ready HTTP/1.1\r\nHost: 127.0.0.1:" + hub.port() + "\r\n"
+                    + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n"
+                    + "Connection: close\r\n\r\n";
+            socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            String statusLine = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            assertTrue(statusLine != null && statusLine.startsWith("HTTP/1.1 "), "status line: " + statusLine);
+            assertFalse(statusLine.startsWith("HTTP/1.1 101"), "h2c upgrade accepted: " + statusLine);
         }
     }
 
