@@ -1,6 +1,7 @@
 package org.switchboard.ops;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
@@ -9,7 +10,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -21,12 +26,22 @@ class ServingProbeTest {
     private HttpServer server;
     private final AtomicReference<String> redsynType = new AtomicReference<>("text/html");
     private final AtomicInteger requests = new AtomicInteger();
+    private final CountDownLatch release = new CountDownLatch(1);
 
     @BeforeEach
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/health", exchange -> answer(exchange, 200, "application/json"));
         server.createContext("/redsyn/v1/me", exchange -> answer(exchange, 401, redsynType.get()));
+        server.createContext("/slow", exchange -> {
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            answer(exchange, 200, "application/json");
+        });
+        server.setExecutor(Executors.newCachedThreadPool());
         server.start();
     }
 
@@ -41,6 +56,7 @@ class ServingProbeTest {
 
     @AfterEach
     void stop() {
+        release.countDown();
         server.stop(0);
     }
 
@@ -68,6 +84,15 @@ class ServingProbeTest {
         int after = requests.get();
         assertTrue(probe.served());
         assertTrue(after == requests.get(), "no further requests once served");
+    }
+
+    @Test
+    void aReadinessCallNeverWaitsForTheServerToAnswer() {
+        ServingProbe probe = new ServingProbe(base(), List.of("slow"));
+        assertFalse(assertTimeoutPreemptively(Duration.ofSeconds(2), probe::served), "answered before the server did");
+        release.countDown();
+        assertTrue(probe.probe().join());
+        assertTrue(probe.served());
     }
 
     @Test
