@@ -195,7 +195,7 @@ public final class ChannelService implements VerbHandler {
         out.connection().inOrder(committed, seq -> {
             JsonObject relayed = seq == null ? out.chat() : Jsons.PROVIDER.createObjectBuilder(out.chat()).add("seq", seq).build();
             String text = relayed.toString();
-            c.history.add(relayed);
+            c.history.add(text, null);
             List<String> members;
             synchronized (c) {
                 members = new ArrayList<>(new TreeSet<>(c.members));

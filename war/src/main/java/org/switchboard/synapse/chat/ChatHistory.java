@@ -2,25 +2,33 @@ package org.switchboard.synapse.chat;
 
 import jakarta.json.JsonObject;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.switchboard.journal.PayloadCodec;
 import org.switchboard.json.Jsons;
 
 /**
- * Bounded in-memory public chat history (§7.13), oldest first; lock-free append. A journalled chat
- * is kept as the object that was journalled plus its seq, and gets its {@code seq} field only when a
- * query selects it: copying every relayed chat just to add one field cost a map copy per message
- * on the delivery path, for entries that are mostly never read.
+ * Bounded in-memory public chat history (§7.13), oldest first; lock-free append. A chat is kept as
+ * its compact JSON text (plus the seq it was relayed with), never as a parsed object: ten thousand
+ * parsed chats were the bulk of what every young collection had to copy under load (about 1.5 KB
+ * each against a few hundred bytes of text), and history is read rarely, so a query parses
+ * what it scans instead. Entries get their {@code seq} field only when a query selects them.
  */
 public final class ChatHistory {
 
     private static final long NO_SEQ = Long.MIN_VALUE;
 
-    /** A retained chat: the frame as stored, and the seq to add when it is read ({@link #NO_SEQ}: none). */
-    private record Entry(JsonObject frame, long seq) {
-        JsonObject relayed() {
+    /** A retained chat: its JSON text as stored, and the seq to add when it is read. */
+    private record Entry(String json, long seq) {
+        JsonObject frame() {
+            return PayloadCodec.decode(json);
+        }
+
+        JsonObject relayed(JsonObject frame) {
             return seq == NO_SEQ ? frame : Jsons.PROVIDER.createObjectBuilder(frame).add("seq", seq).build();
         }
     }
@@ -36,12 +44,20 @@ public final class ChatHistory {
 
     /** Appends a relayed chat exactly as given, trimming the oldest beyond the limit. */
     public void add(JsonObject frame) {
-        append(new Entry(frame, NO_SEQ));
+        append(new Entry(frame.toString(), NO_SEQ));
     }
 
     /** Appends a journalled chat ({@code chat} without a {@code seq} field) that was relayed with {@code seq}. */
     public void add(JsonObject chat, long seq) {
-        append(new Entry(chat, seq));
+        append(new Entry(chat.toString(), seq));
+    }
+
+    /**
+     * Appends a chat given as its compact JSON text (as {@code JsonObject.toString()} writes it) with
+     * the seq it was relayed with ({@code null}: relayed without one, returned as given).
+     */
+    public void add(String chatJson, Long seq) {
+        append(new Entry(chatJson, seq == null ? NO_SEQ : seq));
     }
 
     private void append(Entry entry) {
@@ -65,12 +81,21 @@ public final class ChatHistory {
      * as journalled, without {@code seq} (no query filters on it), so only selected entries are copied.
      */
     public List<JsonObject> select(Predicate<JsonObject> filter) {
+        return select(filter, Integer.MAX_VALUE);
+    }
+
+    /** The newest {@code max} matching entries, oldest first; scanning stops once it has them. */
+    public List<JsonObject> select(Predicate<JsonObject> filter, int max) {
         List<JsonObject> out = new ArrayList<>();
-        for (Entry entry : entries) {
-            if (filter.test(entry.frame())) {
-                out.add(entry.relayed());
+        Iterator<Entry> newestFirst = entries.descendingIterator();
+        while (out.size() < max && newestFirst.hasNext()) {
+            Entry entry = newestFirst.next();
+            JsonObject frame = entry.frame();
+            if (filter.test(frame)) {
+                out.add(entry.relayed(frame));
             }
         }
+        Collections.reverse(out);
         return out;
     }
 }

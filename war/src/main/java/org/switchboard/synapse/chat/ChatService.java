@@ -201,14 +201,8 @@ public final class ChatService {
     }
 
     private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {
-        String text;
-        if (seq == null) {
-            text = out.chatJson();
-            history.add(out.chat());
-        } else {
-            text = withSeq(out.chatJson(), seq);
-            history.add(out.chat(), seq);
-        }
+        String text = seq == null ? out.chatJson() : withSeq(out.chatJson(), seq);
+        history.add(out.chatJson(), seq);
         if (seq != null) {
             mailbox.chatCommitted(seq, out.sender(), out.target(), false, out.now());
         }

@@ -138,14 +138,15 @@ public final class QueryHandler implements VerbHandler {
             String wanted = nonEmptyString(frame.get("history_target"));
             filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "target")));
         }
-        List<JsonObject> selected = chat.history().select(filter);
         JsonValue limitValue = frame.get("limit");
         JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT);
+        List<JsonObject> selected;
         if (limitValue instanceof JsonNumber number) {
             long limit = Math.max(1, number.longValue());
-            selected = selected.subList((int) Math.max(0, selected.size() - limit), selected.size());
+            selected = chat.history().select(filter, (int) Math.min(Integer.MAX_VALUE, limit));
             reply.add("requested_limit", limit);
         } else {
+            selected = chat.history().select(filter);
             reply.add("requested_limit", "all");
         }
         JsonArrayBuilder history = Jsons.PROVIDER.createArrayBuilder();

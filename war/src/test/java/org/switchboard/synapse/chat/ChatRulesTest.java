@@ -117,4 +117,20 @@ class ChatRulesTest {
         assertEquals(11, withSeq.get(0).getInt("seq"));
         assertEquals(2, withSeq.get(0).getInt("msg_id"));
     }
+
+    @Test
+    void historyLimitedSelectReturnsTheNewestMatchesOldestFirst() {
+        ChatHistory history = new ChatHistory(10);
+        for (int i = 1; i <= 6; i++) {
+            String sender = i % 2 == 0 ? "even" : "odd";
+            history.add("{\"sender\":\"" + sender + "\",\"msg_id\":" + i + "}", i == 6 ? null : Long.valueOf(100 + i));
+        }
+        var newestTwoEven = history.select(f -> "even".equals(f.getString("sender")), 2);
+        assertEquals(2, newestTwoEven.size());
+        assertEquals(4, newestTwoEven.get(0).getInt("msg_id"), "oldest of the two first");
+        assertEquals(104, newestTwoEven.get(0).getInt("seq"));
+        assertEquals(6, newestTwoEven.get(1).getInt("msg_id"));
+        assertEquals(false, newestTwoEven.get(1).containsKey("seq"), "added without a seq: returned as given");
+        assertEquals(3, history.select(f -> "odd".equals(f.getString("sender"))).size(), "unlimited select sees all");
+    }
 }
