@@ -111,7 +111,7 @@ public class SynapseConfig {
                 .metricsEnabled(metricsEnabled)
                 .metricsToken(metricsToken.orElse(""))
                 .configEpoch(configEpoch.orElse(""))
-                .rateLimits(rateLimits()).maxFrameKib(maxFrameKib)
+                .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
                 .build();
     }
 
@@ -224,6 +224,15 @@ public class SynapseConfig {
     /** Serve SYNAPSE off loopback even without a connect token or metrics token (§2.4 operator override). */
     @Inject @ConfigProperty(name = "hub.allow-insecure-bind", defaultValue = "false")
     boolean allowInsecureBind;
+
+    // Outbound frame writes
+    /**
+     * Write outbound frames pre-encoded and coalesced through Tyrus's raw-frame call (Payara); false
+     * keeps Tyrus's standard text send, one write per frame. A switch in case a Payara update changes
+     * the Tyrus internals this relies on; other containers always use the standard send.
+     */
+    @Inject @ConfigProperty(name = "hub.raw-frame-writes", defaultValue = "true")
+    boolean rawFrameWrites;
 
     /** The two frame rate limits handed to the dispatcher. */
     public org.switchboard.synapse.ratelimit.RateLimits rateLimits() {

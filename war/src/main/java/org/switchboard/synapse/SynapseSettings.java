@@ -29,7 +29,8 @@ public record SynapseSettings(
         String version,
         String configEpoch,
         org.switchboard.synapse.ratelimit.RateLimits rateLimits,
-        int maxFrameKib) {
+        int maxFrameKib,
+        boolean rawFrameWrites) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 2;
@@ -79,6 +80,7 @@ public record SynapseSettings(
         private String configEpoch = "";
         private org.switchboard.synapse.ratelimit.RateLimits rateLimits = org.switchboard.synapse.ratelimit.RateLimits.OFF;
         private int maxFrameKib = 1024;
+        private boolean rawFrameWrites = true;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -103,6 +105,7 @@ public record SynapseSettings(
         public Builder configEpoch(String v) { configEpoch = v; return this; }
         public Builder rateLimits(org.switchboard.synapse.ratelimit.RateLimits v) { rateLimits = v; return this; }
         public Builder maxFrameKib(int v) { maxFrameKib = v; return this; }
+        public Builder rawFrameWrites(boolean v) { rawFrameWrites = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -110,7 +113,8 @@ public record SynapseSettings(
                     maxClientsPerHost, maxUnauthenticated, authTimeoutSeconds, historyLimit,
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
-                    allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib);
+                    allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
+                    rawFrameWrites);
         }
     }
 }

@@ -52,7 +52,9 @@ public class SynapseEndpoint {
         frameLimit = FrameSizeLimit.ofKib(runtime.hub().context().settings().maxFrameKib());
         session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
         session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
-        Connection connection = new Connection(new WebSocketPeer(session, remoteHost(session)), HubFrames.wallClock());
+        Connection connection = new Connection(new WebSocketPeer(session, remoteHost(session),
+                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null),
+                HubFrames.wallClock());
         session.getUserProperties().put(CONNECTION, connection);
         if (runtime.hub().opened(connection)) {
             runtime.scheduleRegistrationDeadline(connection);

@@ -4,8 +4,15 @@ import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,7 +23,8 @@ import org.switchboard.synapse.wire.CloseCodes;
 /**
  * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
  * flight, so no caller ever blocks on a slow socket; a write not drained within 5 s closes the
- * socket with 1013 (§6.4).
+ * socket with 1013 (§6.4). On Tyrus the frames queued behind a write go out together as one raw
+ * write ({@link RawFrameSender}); elsewhere each goes through the standard async send.
  */
 public final class WebSocketPeer implements Peer {
 
@@ -27,6 +35,11 @@ public final class WebSocketPeer implements Peer {
 
     private record Outbound(String text, CompletableFuture<Boolean> written) {
     }
+
+    /** Most bytes of queued frames joined into one raw write. */
+    static final int MAX_RAW_WRITE_BYTES = 64 * 1024;
+    /** How often a raw write the socket has not taken yet is checked again. */
+    private static final long RAW_RECHECK_MICROS = 500;
 
     /**
      * A class loader that sees no resources. On Payara every Tyrus send reschedules the session's
@@ -43,14 +56,22 @@ public final class WebSocketPeer implements Peer {
     private final String remoteHost;
     private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writing = new AtomicBoolean();
+    private final RawFrameSender raw;
+    private final ScheduledExecutorService rechecks;
     private volatile long writeStartedNanos;
     private volatile boolean closed;
 
-    /** Wraps an open session. */
-    public WebSocketPeer(Session session, String remoteHost) {
+    /**
+     * Wraps an open session; {@code rechecks} polls a raw write that the socket could not take at
+     * once (a slow reader), since Tyrus's raw send reports completion only through a plain future;
+     * null keeps the standard send API.
+     */
+    public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks) {
         this.session = session;
         this.id = Long.toString(IDS.incrementAndGet());
         this.remoteHost = remoteHost;
+        this.rechecks = rechecks;
+        this.raw = rechecks == null ? null : RawFrameSender.of(session);
     }
 
     @Override
@@ -76,6 +97,10 @@ public final class WebSocketPeer implements Peer {
     }
 
     private void drain() {
+        if (raw != null) {
+            drainRaw();
+            return;
+        }
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
             Outbound next = queue.poll();
             if (next == null) {
@@ -103,6 +128,75 @@ public final class WebSocketPeer implements Peer {
             } finally {
                 thread.setContextClassLoader(context);
             }
+        }
+    }
+
+    /** Writes everything queued (up to {@link #MAX_RAW_WRITE_BYTES} at a time) as consecutive frames in one write. */
+    private void drainRaw() {
+        while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
+            List<Outbound> batch = new ArrayList<>();
+            long bytes = 0;
+            Outbound next;
+            while (bytes < MAX_RAW_WRITE_BYTES && (next = queue.poll()) != null) {
+                batch.add(next);
+                bytes += next.text().length();
+            }
+            if (batch.isEmpty()) {
+                writing.set(false);
+                continue;
+            }
+            writeStartedNanos = System.nanoTime();
+            Future<?> sent;
+            try {
+                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(batch.stream().map(Outbound::text).toList())));
+            } catch (RuntimeException e) {
+                complete(batch, false);
+                writing.set(false);
+                if (!session.isOpen()) {
+                    failQueued();
+                    return;
+                }
+                continue;
+            }
+            if (!sent.isDone()) {
+                rechecks.schedule(() -> awaitRaw(sent, batch), RAW_RECHECK_MICROS, TimeUnit.MICROSECONDS);
+                return;
+            }
+            complete(batch, succeeded(sent));
+            writing.set(false);
+        }
+    }
+
+    /** Finishes a raw write once the socket took it (or failed), then goes on draining. */
+    private void awaitRaw(Future<?> sent, List<Outbound> batch) {
+        if (!sent.isDone() && !closed && session.isOpen()) {
+            try {
+                rechecks.schedule(() -> awaitRaw(sent, batch), RAW_RECHECK_MICROS, TimeUnit.MICROSECONDS);
+                return;
+            } catch (RejectedExecutionException shuttingDown) {
+                // fall through: fail the batch below
+            }
+        }
+        complete(batch, sent.isDone() && succeeded(sent));
+        writing.set(false);
+        drain();
+    }
+
+    private static boolean succeeded(Future<?> sent) {
+        try {
+            sent.get();
+            return true;
+        } catch (ExecutionException | CancellationException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static void complete(List<Outbound> batch, boolean ok) {
+        for (Outbound outbound : batch) {
+            outbound.written().complete(ok);
         }
     }
 
