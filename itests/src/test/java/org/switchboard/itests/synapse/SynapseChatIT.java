@@ -235,4 +235,31 @@ class SynapseChatIT {
         assertEquals(target, error.getString("target"));
         assertEquals("SynapseHub", error.getString("sender"));
     }
+
+    /** Outbound frames of every length form (7-bit, 16-bit, 64-bit) and non-ASCII text, sent back to back, arrive whole and in order. */
+    @Test
+    void largeMultiByteAndBackToBackChatsArriveWholeAndInOrder() {
+        try (SynapseClient alice = SynapseClient.register(ws(), "sizes/alice");
+             SynapseClient bob = SynapseClient.register(ws(), "sizes/bob")) {
+            java.util.List<String> payloads = new java.util.ArrayList<>();
+            payloads.add("caf\u00e9 \u2603 \ud83d\ude00 ".repeat(20_000)); // ~440 KB of UTF-8: 64-bit length
+            for (int i = 0; i < 60; i++) {
+                payloads.add("n" + i); // small frames queued behind the big one
+            }
+            payloads.add("\u20ac".repeat(30_000)); // 90 KB of UTF-8 from 30,000 chars
+            payloads.add("x".repeat(200)); // 16-bit length
+            for (String payload : payloads) {
+                alice.send(SynapseClient.frame("chat", "sizes/bob", payload));
+            }
+            long lastMsgId = 0;
+            for (String payload : payloads) {
+                JsonObject relayed = bob.expect(f -> "chat".equals(f.getString("type", ""))
+                        && "sizes/alice".equals(f.getString("sender", "")), WAIT);
+                assertEquals(payload, relayed.getString("payload"), "payload intact and in send order");
+                long msgId = relayed.getJsonNumber("msg_id").longValue();
+                assertTrue(msgId > lastMsgId, "msg_id ascending");
+                lastMsgId = msgId;
+            }
+        }
+    }
 }
