@@ -120,12 +120,16 @@ public final class SynapseDispatcher {
                 return;
             }
         }
-        String sender = trimmed(frame.get("sender"));
-        String target = trimmed(frame.get("target"));
+        // each read once: Parsson's getString() builds a new String on every call
+        String rawSender = stringOrNull(frame.get("sender"));
+        String rawTarget = stringOrNull(frame.get("target"));
+        String rawType = stringOrNull(frame.get("type"));
+        String sender = rawSender == null ? "" : rawSender.trim();
+        String target = rawTarget == null ? "" : rawTarget.trim();
         if (target.isEmpty()) {
             target = "all";
         }
-        String type = trimmed(frame.get("type")).toLowerCase(Locale.ROOT);
+        String type = (rawType == null ? "" : rawType.trim()).toLowerCase(Locale.ROOT);
         if (type.isEmpty()) {
             type = "chat";
         }
@@ -160,7 +164,8 @@ public final class SynapseDispatcher {
                     .add("first_corrupt_seq", firstCorruptSeq()).build().toString());
             return;
         }
-        handler.handle(new InboundFrame(connection, name, type, target, normalised(frame, name, type, target), firstBind), ctx);
+        JsonObject canonical = normalised(frame, name, type, target, rawSender, rawType, rawTarget);
+        handler.handle(new InboundFrame(connection, name, type, target, canonical, firstBind), ctx);
     }
 
     /**
@@ -170,8 +175,14 @@ public final class SynapseDispatcher {
      * chat path. Replacing a member keeps its position, so an unchanged frame equals the copy.
      */
     static JsonObject normalised(JsonObject frame, String name, String type, String target) {
-        if (!frame.containsKey("token") && sameString(frame, "sender", name) && sameString(frame, "type", type)
-                && sameString(frame, "target", target)) {
+        return normalised(frame, name, type, target, stringOrNull(frame.get("sender")), stringOrNull(frame.get("type")),
+                stringOrNull(frame.get("target")));
+    }
+
+    /** As {@link #normalised(JsonObject, String, String, String)}, given the frame's routing strings as sent (null: absent or not a string). */
+    private static JsonObject normalised(JsonObject frame, String name, String type, String target,
+                                         String sentSender, String sentType, String sentTarget) {
+        if (name.equals(sentSender) && type.equals(sentType) && target.equals(sentTarget) && !frame.containsKey("token")) {
             return frame;
         }
         JsonObjectBuilder normalised = Jsons.PROVIDER.createObjectBuilder(frame);
@@ -180,16 +191,13 @@ public final class SynapseDispatcher {
         return normalised.build();
     }
 
-    private static boolean sameString(JsonObject frame, String field, String value) {
-        return frame.get(field) instanceof JsonString s && s.getString().equals(value);
-    }
 
     private long firstCorruptSeq() {
         var seqs = ctx.hasJournal() ? ctx.journal().corruptSeqs() : java.util.List.<Long>of();
         return seqs.isEmpty() ? 0 : seqs.stream().mapToLong(Long::longValue).min().orElse(0);
     }
 
-    private static String trimmed(JsonValue value) {
-        return value instanceof JsonString s ? s.getString().trim() : "";
+    private static String stringOrNull(JsonValue value) {
+        return value instanceof JsonString s ? s.getString() : null;
     }
 }
