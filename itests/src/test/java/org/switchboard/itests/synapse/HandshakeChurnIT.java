@@ -3,16 +3,9 @@ package org.switchboard.itests.synapse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
@@ -22,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.RawWebSocket;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -97,27 +91,16 @@ class HandshakeChurnIT {
     private static void abortLoop(int id, long end, AtomicInteger aborted, List<String> failures) {
         int port = hub.webSocketUri().getPort();
         for (int i = 0; System.nanoTime() < end; i++) {
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
-                socket.setSoTimeout(15000);
-                OutputStream out = socket.getOutputStream();
-                InputStream in = socket.getInputStream();
-                byte[] key = new byte[16];
-                ThreadLocalRandom.current().nextBytes(key);
-                out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                        + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key)
-                        + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-                out.flush();
-                String head = readHead(in);
-                if (!head.startsWith("HTTP/1.1 101")) {
+            try (RawWebSocket socket = RawWebSocket.open(port, 0)) {
+                if (!socket.upgraded()) {
+                    String head = socket.handshakeAnswer();
                     failures.add("raw handshake " + id + "-" + i + " answered: " + head.lines().findFirst().orElse(head));
                     continue;
                 }
-                out.write(maskedText("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"timestamp\":1,"
-                        + "\"sender\":\"churn/raw" + id + "-" + (i % 3) + "\"}"));
-                out.flush();
+                socket.sendText("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"timestamp\":1,"
+                        + "\"sender\":\"churn/raw" + id + "-" + (i % 3) + "\"}");
                 Thread.sleep(ThreadLocalRandom.current().nextInt(0, 20));
-                socket.setSoLinger(true, 0); // reset, as a client that vanishes
+                socket.resetOnClose();
                 aborted.incrementAndGet();
             } catch (IOException e) {
                 // the hub may close a raw socket first (name clash); that is not what this test watches
@@ -126,39 +109,5 @@ class HandshakeChurnIT {
                 return;
             }
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
-    }
-
-    private static byte[] maskedText(String text) {
-        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream frame = new ByteArrayOutputStream();
-        frame.write(0x81);
-        if (payload.length < 126) {
-            frame.write(0x80 | payload.length);
-        } else {
-            frame.write(0x80 | 126);
-            frame.write(payload.length >> 8);
-            frame.write(payload.length & 0xff);
-        }
-        byte[] mask = new byte[4];
-        ThreadLocalRandom.current().nextBytes(mask);
-        frame.write(mask, 0, 4);
-        for (int i = 0; i < payload.length; i++) {
-            frame.write(payload[i] ^ mask[i & 3]);
-        }
-        return frame.toByteArray();
     }
 }

@@ -1,0 +1,121 @@
+package org.switchboard.itests.support;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A WebSocket client on a bare TCP socket, for what the JDK client will not do: drop the
+ * connection right after the handshake, or stop reading while the hub keeps writing.
+ */
+public final class RawWebSocket implements AutoCloseable {
+
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+    private final String handshakeAnswer;
+
+    private RawWebSocket(Socket socket) throws IOException {
+        this.socket = socket;
+        this.out = socket.getOutputStream();
+        this.in = socket.getInputStream();
+        int port = socket.getPort();
+        byte[] key = new byte[16];
+        ThreadLocalRandom.current().nextBytes(key);
+        out.write(("GET / HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key)
+                + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        this.handshakeAnswer = readHead(in);
+    }
+
+    /**
+     * Connects to the hub on loopback {@code port} and sends the upgrade request;
+     * {@code receiveBuffer} bytes of socket receive buffer (0: the system's default).
+     */
+    public static RawWebSocket open(int port, int receiveBuffer) throws IOException {
+        Socket socket = new Socket();
+        try {
+            if (receiveBuffer > 0) {
+                socket.setReceiveBufferSize(receiveBuffer); // before connect, so the window is announced small
+            }
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            socket.setSoTimeout(15000);
+            return new RawWebSocket(socket);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /** The status line and headers the hub answered the upgrade with. */
+    public String handshakeAnswer() {
+        return handshakeAnswer;
+    }
+
+    /** True when the hub switched protocols. */
+    public boolean upgraded() {
+        return handshakeAnswer.startsWith("HTTP/1.1 101");
+    }
+
+    /** Sends one masked text frame, as a client must. */
+    public void sendText(String text) throws IOException {
+        out.write(maskedText(text));
+        out.flush();
+    }
+
+    /** Makes {@link #close()} reset the connection instead of closing it, as a client that vanishes. */
+    public void resetOnClose() throws IOException {
+        socket.setSoLinger(true, 0);
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            head.write(b);
+            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
+        }
+        return head.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    private static byte[] maskedText(String text) {
+        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream frame = new ByteArrayOutputStream();
+        frame.write(0x81);
+        if (payload.length < 126) {
+            frame.write(0x80 | payload.length);
+        } else if (payload.length <= 0xFFFF) {
+            frame.write(0x80 | 126);
+            frame.write(payload.length >> 8);
+            frame.write(payload.length & 0xff);
+        } else {
+            frame.write(0x80 | 127);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                frame.write((int) ((long) payload.length >>> shift) & 0xff);
+            }
+        }
+        byte[] mask = new byte[4];
+        ThreadLocalRandom.current().nextBytes(mask);
+        frame.write(mask, 0, 4);
+        for (int i = 0; i < payload.length; i++) {
+            frame.write(payload[i] ^ mask[i & 3]);
+        }
+        return frame.toByteArray();
+    }
+}
