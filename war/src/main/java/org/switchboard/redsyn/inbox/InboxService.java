@@ -36,7 +36,6 @@ import org.switchboard.redsyn.sealed.SealedReservations;
 @Transactional
 public class InboxService {
 
-    private static final int SWEEP_BATCH = 200;
     /**
      * Waiting states are the lowest ones (queued, taken), so inbox queries say {@code state <= TAKEN}:
      * H2 uses an IN list only on an index's first column, and with {@code state IN (...)} it walked
@@ -166,7 +165,7 @@ public class InboxService {
         Set<Long> wake = new HashSet<>();
         int handled = 0;
         for (MessageEntity m : em.createNamedQuery("Message.leaseExpired", MessageEntity.class)
-                .setParameter("taken", DeliveryState.TAKEN).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+                .setParameter("taken", DeliveryState.TAKEN).setParameter("now", now).getResultList()) { // at most MessageEntity.SWEEP_BATCH
             handled++;
             String agent = Notices.agentPath(m.getToAddress());
             if (LeaseRules.onLeaseExpired(m.getAttempts(), config.maxAttempts()) == LeaseRules.Expiry.ABANDON) {
@@ -182,7 +181,7 @@ public class InboxService {
             }
         }
         for (MessageEntity m : em.createNamedQuery("Message.ttlExpired", MessageEntity.class)
-                .setParameter("queued", DeliveryState.QUEUED).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+                .setParameter("queued", DeliveryState.QUEUED).setParameter("now", now).getResultList()) { // at most MessageEntity.SWEEP_BATCH
             handled++;
             int changed = em.createNamedQuery("Message.expire").setParameter("to", DeliveryState.EXPIRED).setParameter("now", now)
                     .setParameter("seq", m.getSeq()).setParameter("queued", DeliveryState.QUEUED).executeUpdate();

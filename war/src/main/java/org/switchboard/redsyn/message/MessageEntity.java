@@ -41,8 +41,10 @@ import jakarta.persistence.Table;
         + "WHERE m.seq = :seq AND m.state = :taken AND m.leaseUntil <= :now", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.expire", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
         + "WHERE m.seq = :seq AND m.state = :queued AND m.expiresAt <= :now", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
-@NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil")
-@NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt")
+@NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil",
+        hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.SWEEP_BATCH))
+@NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt",
+        hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.SWEEP_BATCH))
 @NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
 @NamedQuery(name = "Message.toSession", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session ORDER BY m.seq")
 @NamedQuery(name = "Message.fromSession", query = "SELECT m FROM MessageEntity m WHERE m.fromSessionId = :session ORDER BY m.seq")
@@ -60,6 +62,8 @@ public class MessageEntity {
     static final String MAX_ROWS = "eclipselink.jdbc.max-rows";
     /** How many waiting messages a take considers at most. */
     public static final String INBOX_CANDIDATES = "500";
+    /** How many expired leases, and how many expired queued messages, one sweep batch handles at most. */
+    public static final String SWEEP_BATCH = "200";
 
     @Id
     @SequenceGenerator(name = "redsyn_msg_seq", sequenceName = "REDSYN_MESSAGE_SEQ", allocationSize = 500)
