@@ -20,9 +20,11 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.limit.Plan;
 import org.switchboard.redsyn.message.SessionEntity;
 
-/** Agents: announce with policy, look up, list the directory, presence. */
+/**
+ * Agents: announce with policy, look up, list the directory, presence. The cached lookups of the
+ * send and take paths carry no transaction interceptor (see {@link DirectoryService}).
+ */
 @ApplicationScoped
-@Transactional
 public class AgentService {
 
     @PersistenceContext(unitName = "switchboard")
@@ -48,6 +50,7 @@ public class AgentService {
     }
 
     /** Announces one of the caller's agents; the first announce creates it. */
+    @Transactional
     public Announced announce(Caller caller, Address address, Announcement a) {
         if (a.listening() && a.policy() != null) {
             PolicyDecision.validate(a.policy());
@@ -70,7 +73,10 @@ public class AgentService {
         return new Announced(created, view(agent, caller, false));
     }
 
-    /** The caller's own agent, created (not listening) the first time the caller sends from it. */
+    /**
+     * The caller's own agent, created (not listening) the first time the caller sends from it. Runs in
+     * the send's transaction (no interceptor of its own: it is on every send).
+     */
     public AgentInfo ownAgent(Caller caller, Address address) {
         AgentInfo info = info(address.agentPath());
         if (info != null) {
@@ -115,7 +121,6 @@ public class AgentService {
     }
 
     /** What the send and take paths need about an agent, or null when it does not exist. */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public AgentInfo info(String agentPath) {
         return cache.get("agent:" + agentPath, key -> {
             AgentEntity a = find(agentPath);
@@ -124,7 +129,6 @@ public class AgentService {
     }
 
     /** An agent by address, or 404. */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public AgentInfo requireInfo(String agentPath) {
         AgentInfo info = info(agentPath);
         if (info == null) {
@@ -134,7 +138,6 @@ public class AgentService {
     }
 
     /** An agent the caller owns, or 403 / 404. */
-    @Transactional(Transactional.TxType.SUPPORTS)
     public AgentInfo requireOwned(Caller caller, String agentPath) {
         AgentInfo info = requireInfo(agentPath);
         if (info.ownerPersonId() != caller.personId()) {
@@ -203,8 +206,7 @@ public class AgentService {
         }
     }
 
-    /** Records a heartbeat (a take): memory only, so no transaction. */
-    @Transactional(Transactional.TxType.SUPPORTS)
+    /** Records a heartbeat (a take): memory only. */
     public void heartbeat(long agentId, String node) {
         presence.beat(agentId, node, System.currentTimeMillis());
     }

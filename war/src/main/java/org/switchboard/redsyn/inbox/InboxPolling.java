@@ -8,6 +8,7 @@ import jakarta.json.JsonObject;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
+import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
 
 /** {@code GET /inbox/...}: take now, or park the poll until something arrives or the wait ends. */
@@ -18,6 +19,9 @@ public class InboxPolling {
     InboxService inbox;
 
     @Inject
+    AgentService agents;
+
+    @Inject
     InboxWaiters waiters;
 
     @Inject
@@ -25,7 +29,9 @@ public class InboxPolling {
 
     /** Answers {@code response} with {@code {"items": [...]}}, now or when something arrives. */
     public void poll(Caller caller, Address address, Integer wait, Integer lease, String replyTo, boolean peek, AsyncResponse response) {
-        AgentInfo agent = inbox.open(caller, address);
+        // the caller's agent (a cached lookup, no transaction); the call counts as its heartbeat
+        AgentInfo agent = agents.requireOwned(caller, address.agentPath());
+        agents.heartbeat(agent.id(), caller.node());
         if (peek) {
             response.resume(InboxWaiters.items(inbox.peek(agent.id(), replyTo)));
             return;

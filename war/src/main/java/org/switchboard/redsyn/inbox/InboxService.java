@@ -36,19 +36,12 @@ import org.switchboard.redsyn.sealed.SealedReservations;
 @Transactional
 public class InboxService {
 
-    private static final int CANDIDATES = 500;
-    private static final int SWEEP_BATCH = 200;
     /**
      * Waiting states are the lowest ones (queued, taken), so inbox queries say {@code state <= TAKEN}:
      * H2 uses an IN list only on an index's first column, and with {@code state IN (...)} it walked
      * every message the agent ever received on the (agent, state, seq) index — each take grew slower.
      */
     private static final int LAST_WAITING = DeliveryState.TAKEN;
-    /**
-     * EclipseLink sends bulk JPQL updates as literal SQL unless told to bind: H2 then parses every
-     * lease and ack anew, and each distinct text evicts a reusable command from its small per-connection cache.
-     */
-    private static final String BIND = "eclipselink.jdbc.bind-parameters";
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -68,20 +61,12 @@ public class InboxService {
     @Inject
     SealedReservations sealed;
 
-    /** The caller's agent whose inbox is read; the call counts as its heartbeat. */
-    @Transactional(Transactional.TxType.SUPPORTS)
-    public AgentInfo open(Caller caller, Address address) {
-        AgentInfo agent = agents.requireOwned(caller, address.agentPath());
-        agents.heartbeat(agent.id(), caller.node());
-        return agent;
-    }
-
     /** Leases what is waiting (in order per session), up to the configured number of items. */
     public List<JsonObject> take(long agentId, String node, int leaseSeconds, String replyTo) {
         long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
-                .setParameter("lastWaiting", LAST_WAITING).setMaxResults(CANDIDATES).getResultList();
+                .setParameter("lastWaiting", LAST_WAITING).getResultList(); // at most MessageEntity.INBOX_CANDIDATES
         for (Object row : rows) {
             Object[] r = (Object[]) row;
             candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
@@ -97,8 +82,7 @@ public class InboxService {
         for (String seq : chosen) {
             int changed = em.createNamedQuery("Message.lease").setParameter("taken", DeliveryState.TAKEN)
                     .setParameter("queued", DeliveryState.QUEUED).setParameter("until", until)
-                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now)
-                    .setHint(BIND, "true").executeUpdate();
+                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now).executeUpdate();
             if (changed == 1) {
                 leased.add(Long.valueOf(seq));
             }
@@ -147,9 +131,9 @@ public class InboxService {
             boolean ok = m.getState() == DeliveryState.DONE;
             if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
                 ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
-                        .setParameter("to", DeliveryState.DONE).setParameter("now", now).setHint(BIND, "true").executeUpdate() == 1;
+                        .setParameter("to", DeliveryState.DONE).setParameter("now", now).executeUpdate() == 1;
                 if (ok && m.getFilesBytes() != null) {
-                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).setHint(BIND, "true").executeUpdate();
+                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
                 }
             }
             (ok ? acked : notAcked).add(m.wireId());
@@ -181,7 +165,7 @@ public class InboxService {
         Set<Long> wake = new HashSet<>();
         int handled = 0;
         for (MessageEntity m : em.createNamedQuery("Message.leaseExpired", MessageEntity.class)
-                .setParameter("taken", DeliveryState.TAKEN).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+                .setParameter("taken", DeliveryState.TAKEN).setParameter("now", now).getResultList()) { // at most MessageEntity.SWEEP_BATCH
             handled++;
             String agent = Notices.agentPath(m.getToAddress());
             if (LeaseRules.onLeaseExpired(m.getAttempts(), config.maxAttempts()) == LeaseRules.Expiry.ABANDON) {
@@ -197,7 +181,7 @@ public class InboxService {
             }
         }
         for (MessageEntity m : em.createNamedQuery("Message.ttlExpired", MessageEntity.class)
-                .setParameter("queued", DeliveryState.QUEUED).setParameter("now", now).setMaxResults(SWEEP_BATCH).getResultList()) {
+                .setParameter("queued", DeliveryState.QUEUED).setParameter("now", now).getResultList()) { // at most MessageEntity.SWEEP_BATCH
             handled++;
             int changed = em.createNamedQuery("Message.expire").setParameter("to", DeliveryState.EXPIRED).setParameter("now", now)
                     .setParameter("seq", m.getSeq()).setParameter("queued", DeliveryState.QUEUED).executeUpdate();

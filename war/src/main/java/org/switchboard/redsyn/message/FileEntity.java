@@ -5,12 +5,14 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Lob;
 import jakarta.persistence.NamedQuery;
+import jakarta.persistence.QueryHint;
 import jakarta.persistence.Table;
 
 /** The zip attached to a message, kept apart from the message row until it is delivered. */
 @Entity
 @Table(name = "REDSYN_FILE")
-@NamedQuery(name = "File.delete", query = "DELETE FROM FileEntity f WHERE f.messageId = :id")
+@NamedQuery(name = "File.delete", query = "DELETE FROM FileEntity f WHERE f.messageId = :id",
+        hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "File.pendingBytes", query = "SELECT SUM(f.bytes) FROM FileEntity f WHERE f.org = :org")
 public class FileEntity {
 

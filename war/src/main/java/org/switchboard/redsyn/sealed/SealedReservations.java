@@ -4,7 +4,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.transaction.Transactional;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -21,7 +20,6 @@ import org.switchboard.redsyn.message.MessageEntity;
  * same agent skips it when taking (it could not open it anyway).
  */
 @ApplicationScoped
-@Transactional
 public class SealedReservations {
 
     @PersistenceContext(unitName = "switchboard")
@@ -36,7 +34,10 @@ public class SealedReservations {
      */
     private final ConcurrentHashMap<Long, Boolean> mayHave = new ConcurrentHashMap<>();
 
-    /** Called on the send path once the message is persisted (same transaction). */
+    /**
+     * Called on the send path once the message is persisted, in the send's transaction (no interceptor
+     * of its own: it is on every send, and almost always returns at once).
+     */
     public void onAccepted(MessageEntity m, boolean encrypted) {
         if (!encrypted || m.getKind() != Kind.REQUEST) {
             return;
@@ -49,8 +50,7 @@ public class SealedReservations {
         mayHave.put(m.getToAgentId(), Boolean.TRUE);
     }
 
-    /** Removes from a take's candidates (in seq order) the requests reserved for another node. */
-    @Transactional(Transactional.TxType.SUPPORTS)
+    /** Removes from a take's candidates (in seq order) the requests reserved for another node (in the take's transaction). */
     public void dropReservedForOthers(long agentId, String node, List<LeaseRules.Candidate> candidates) {
         if (candidates.isEmpty() || !mayHaveReservations(agentId)) {
             return;
