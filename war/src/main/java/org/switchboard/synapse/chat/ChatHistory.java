@@ -42,11 +42,6 @@ public final class ChatHistory {
         this.limit = Math.max(0, limit);
     }
 
-    /** Appends a relayed chat exactly as given, trimming the oldest beyond the limit. */
-    public void add(JsonObject frame) {
-        append(new Entry(frame.toString(), NO_SEQ));
-    }
-
     /** Appends a journalled chat ({@code chat} without a {@code seq} field) that was relayed with {@code seq}. */
     public void add(JsonObject chat, long seq) {
         append(new Entry(chat.toString(), seq));

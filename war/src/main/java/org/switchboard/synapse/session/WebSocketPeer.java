@@ -135,11 +135,13 @@ public final class WebSocketPeer implements Peer {
     private void drainRaw() {
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
             List<Outbound> batch = new ArrayList<>();
-            long bytes = 0;
+            List<String> texts = new ArrayList<>();
+            long chars = 0; // a bound on the write's size, not its exact byte count
             Outbound next;
-            while (bytes < MAX_RAW_WRITE_BYTES && (next = queue.poll()) != null) {
+            while (chars < MAX_RAW_WRITE_BYTES && (next = queue.poll()) != null) {
                 batch.add(next);
-                bytes += next.text().length();
+                texts.add(next.text());
+                chars += next.text().length();
             }
             if (batch.isEmpty()) {
                 writing.set(false);
@@ -148,7 +150,7 @@ public final class WebSocketPeer implements Peer {
             writeStartedNanos = System.nanoTime();
             Future<?> sent;
             try {
-                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(batch.stream().map(Outbound::text).toList())));
+                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts)));
             } catch (RuntimeException e) {
                 complete(batch, false);
                 writing.set(false);

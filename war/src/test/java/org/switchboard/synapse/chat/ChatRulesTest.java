@@ -108,7 +108,7 @@ class ChatRulesTest {
         var third = Json.createObjectBuilder().add("sender", "a").add("msg_id", 3).build();
         history.add(first, 10);
         history.add(second, 11);
-        history.add(third);
+        history.add(third.toString(), null);
         assertEquals(2, history.size(), "bounded");
         var selected = history.select(f -> "a".equals(f.getString("sender")));
         assertEquals(1, selected.size(), "the oldest was trimmed");
