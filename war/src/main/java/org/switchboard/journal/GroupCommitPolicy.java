@@ -46,6 +46,6 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
 
     /** How long a small batch waits, given how long the previous commit took. */
     long lingerAfter(long lastCommitNanos) {
-        return Math.max(0, Math.min(lingerNanos, Math.max(lastCommitNanos, Long.getLong("exp.minLinger", 0L))));
+        return Math.max(0, Math.min(lingerNanos, lastCommitNanos));
     }
 }

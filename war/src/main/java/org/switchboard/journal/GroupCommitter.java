@@ -299,7 +299,7 @@ public final class GroupCommitter implements AutoCloseable {
                     throw new IllegalArgumentException("journal event must not be null");
                 }
                 kinds.add(bounded("event kind", draft.kind(), SequencedBatch.MAX_KIND_CHARS));
-                String json = draft.json() != null && draft.payload() != null ? draft.json() : PayloadCodec.encode(draft.payload());
+                String json = draft.json() != null ? draft.json() : PayloadCodec.encode(draft.payload());
                 payloads.add(bounded("event payload", json, SequencedBatch.MAX_JSON_CHARS));
             }
             List<String> frames = new ArrayList<>(outbox.size());

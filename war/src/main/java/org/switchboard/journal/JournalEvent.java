@@ -6,9 +6,9 @@ import jakarta.json.JsonObject;
 public record JournalEvent(long seq, String kind, JsonObject payload, double appendedAt) {
 
     /**
-     * An event not yet appended. {@code json}, when not null, is the caller's own compact encoding of
-     * {@code payload} ({@code payload.toString()}), stored as is: a caller that needs the text anyway
-     * (the chat path sends it) saves serialising the same object twice.
+     * An event not yet appended. {@code json}, when not null, is the payload's compact JSON object text
+     * as the caller already has it, stored as is, and {@code payload} may then be null: the chat path
+     * writes that text once and sends the same text, so no object is built or serialised twice.
      */
     public record Draft(String kind, JsonObject payload, String json) {
 

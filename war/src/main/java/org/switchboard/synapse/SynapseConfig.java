@@ -112,6 +112,7 @@ public class SynapseConfig {
                 .metricsToken(metricsToken.orElse(""))
                 .configEpoch(configEpoch.orElse(""))
                 .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
+                .websocketWriteBufferBytes(websocketWriteBufferBytes)
                 .build();
     }
 
@@ -233,6 +234,14 @@ public class SynapseConfig {
      */
     @Inject @ConfigProperty(name = "hub.raw-frame-writes", defaultValue = "true")
     boolean rawFrameWrites;
+
+    /**
+     * Size of the container's per-socket output buffer for WebSocket connections (Payara; 0 keeps the
+     * container's default, 8 KiB). Payara allocates a fresh buffer of this size for every write smaller
+     * than it and hands larger writes to the socket without a copy; 512 is the smallest it accepts.
+     */
+    @Inject @ConfigProperty(name = "hub.websocket-write-buffer-bytes", defaultValue = "512")
+    int websocketWriteBufferBytes;
 
     /** The two frame rate limits handed to the dispatcher. */
     public org.switchboard.synapse.ratelimit.RateLimits rateLimits() {

@@ -30,7 +30,8 @@ public record SynapseSettings(
         String configEpoch,
         org.switchboard.synapse.ratelimit.RateLimits rateLimits,
         int maxFrameKib,
-        boolean rawFrameWrites) {
+        boolean rawFrameWrites,
+        int websocketWriteBufferBytes) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 2;
@@ -81,6 +82,7 @@ public record SynapseSettings(
         private org.switchboard.synapse.ratelimit.RateLimits rateLimits = org.switchboard.synapse.ratelimit.RateLimits.OFF;
         private int maxFrameKib = 1024;
         private boolean rawFrameWrites = true;
+        private int websocketWriteBufferBytes = 512;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -106,6 +108,7 @@ public record SynapseSettings(
         public Builder rateLimits(org.switchboard.synapse.ratelimit.RateLimits v) { rateLimits = v; return this; }
         public Builder maxFrameKib(int v) { maxFrameKib = v; return this; }
         public Builder rawFrameWrites(boolean v) { rawFrameWrites = v; return this; }
+        public Builder websocketWriteBufferBytes(int v) { websocketWriteBufferBytes = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -114,7 +117,7 @@ public record SynapseSettings(
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
-                    rawFrameWrites);
+                    rawFrameWrites, websocketWriteBufferBytes);
         }
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.PayloadCodec;
 import org.switchboard.journal.OutboxRow;
 
 /** A synchronous in-memory {@link Journal} for unit tests; survives a "restart" by being reused. */
@@ -42,7 +43,10 @@ public final class InMemoryJournal implements Journal {
         long[] seqs = new long[drafts.size()];
         for (int i = 0; i < drafts.size(); i++) {
             long seq = events.size() + 1;
-            events.add(new JournalEvent(seq, drafts.get(i).kind(), drafts.get(i).payload(), System.currentTimeMillis() / 1000.0));
+            JournalEvent.Draft draft = drafts.get(i);
+            // as the real journal reads it back: the stored text when the caller gave one
+            JsonObject payload = draft.json() != null ? PayloadCodec.decode(draft.json()) : draft.payload();
+            events.add(new JournalEvent(seq, draft.kind(), payload, System.currentTimeMillis() / 1000.0));
             seqs[i] = seq;
         }
         for (OutboxRow row : rows) {

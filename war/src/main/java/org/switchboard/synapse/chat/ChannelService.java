@@ -191,10 +191,9 @@ public final class ChannelService implements VerbHandler {
                     .add("channel", id).build().toString());
             return;
         }
-        CompletableFuture<Long> committed = chat.append(out.chat(), out, false);
+        CompletableFuture<Long> committed = chat.append(out, false);
         out.connection().inOrder(committed, seq -> {
-            JsonObject relayed = seq == null ? out.chat() : Jsons.PROVIDER.createObjectBuilder(out.chat()).add("seq", seq).build();
-            String text = relayed.toString();
+            String text = seq == null ? out.chatJson() : ChatService.withSeq(out.chatJson(), seq);
             c.history.add(text, null);
             List<String> members;
             synchronized (c) {

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.PayloadCodec;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.mailbox.MailboxService;
@@ -79,22 +80,9 @@ public final class ChatService {
             return;
         }
         double now = ctx.frames().now();
-        JsonObjectBuilder stamped = Jsons.PROVIDER.createObjectBuilder(frame);
-        stamped.remove("client_timestamp");
-        stamped.remove("seq");
-        stamped.remove("replayed");
         Double clientTimestamp = JsonFields.number(frame, "timestamp");
-        if (clientTimestamp != null && clientTimestamp != 0) {
-            stamped.add("client_timestamp", clientTimestamp);
-        }
-        stamped.add("timestamp", now);
         String clientMsgId = DuplicateSuppressor.normaliseId(JsonFields.string(frame, "client_msg_id"));
-        if (clientMsgId == null) {
-            stamped.remove("client_msg_id");
-        } else {
-            stamped.add("client_msg_id", clientMsgId);
-        }
-        stamped.add("type", "chat").add("hub_id", ctx.frames().hubId());
+        String hubId = ctx.frames().hubId();
         String channel = JsonFields.string(frame, "channel");
         String target = in.target();
 
@@ -106,8 +94,7 @@ public final class ChatService {
                 first.whenComplete((ignored, error) -> handle(in));
                 return;
             }
-            JsonObject content = stamped.build();
-            stamped = Jsons.PROVIDER.createObjectBuilder(content);
+            JsonObject content = PayloadCodec.decode(ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, null));
             digest = DuplicateSuppressor.contentDigest(content);
             DuplicateSuppressor.Verdict verdict = duplicates.check(sender, clientMsgId, digest, now);
             if (verdict.duplicate()) {
@@ -122,10 +109,9 @@ public final class ChatService {
             }
         }
         if (quotas != null) {
-            JsonObject sized = stamped.build();
-            stamped = Jsons.PROVIDER.createObjectBuilder(sized);
+            String sized = ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, null);
             String reason = quotas.charge(connection.quotaPrincipal(),
-                    sized.toString().getBytes(StandardCharsets.UTF_8).length, now);
+                    sized.getBytes(StandardCharsets.UTF_8).length, now);
             if (reason != null) {
                 ctx.counters().ingressRefused.increment();
                 connection.send(ctx.frames().errorText(sender, HubStrings.quotaExceeded(reason)));
@@ -133,9 +119,9 @@ public final class ChatService {
             }
         }
         long msgId = msgIds.incrementAndGet();
-        JsonObject chat = stamped.add("msg_id", msgId).build();
         // serialised once: the journal stores this text and delivery splices the seq into it
-        Outgoing out = new Outgoing(connection, sender, target, chat, chat.toString(), msgId, clientMsgId, digest,
+        String chatJson = ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, msgId);
+        Outgoing out = new Outgoing(connection, sender, target, chatJson, msgId, clientMsgId, digest,
                 JsonFields.isTrue(frame, "receipt_requested"), now);
         if (channel != null) {
             channels.route(out, channel);
@@ -147,8 +133,8 @@ public final class ChatService {
         routePublic(out);
     }
 
-    /** One accepted chat on its way out; {@code chatJson} is {@code chat.toString()}. */
-    record Outgoing(Connection connection, String sender, String target, JsonObject chat, String chatJson, long msgId,
+    /** One accepted chat on its way out; {@code chatJson} is its stamped compact JSON ({@link ChatStamp}). */
+    record Outgoing(Connection connection, String sender, String target, String chatJson, long msgId,
                     String clientMsgId, String digest, boolean receiptRequested, double now) {
     }
 
@@ -160,7 +146,7 @@ public final class ChatService {
             deadLetterCount = deadLetters.record(out.target(), out.sender(), out.now());
         }
         long escalationCount = deadLetterCount;
-        CompletableFuture<Long> committed = append(out.chat(), out, directed);
+        CompletableFuture<Long> committed = append(out, directed);
         if (ctx.hasJournal()) {
             // fan out on the publish pool, never on the journal's commit thread
             committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
@@ -183,12 +169,12 @@ public final class ChatService {
     }
 
     /** Journals the chat (with its receipt aggregate when asked for); completes with its seq or null. */
-    CompletableFuture<Long> append(JsonObject chat, Outgoing out, boolean directed) {
+    CompletableFuture<Long> append(Outgoing out, boolean directed) {
         if (!ctx.hasJournal()) {
             return CompletableFuture.completedFuture(null);
         }
         List<JournalEvent.Draft> events = new ArrayList<>(2);
-        events.add(new JournalEvent.Draft("chat", chat, chat == out.chat() ? out.chatJson() : null));
+        events.add(new JournalEvent.Draft("chat", null, out.chatJson()));
         if (out.receiptRequested() && directed) {
             JsonObjectBuilder aggregate = Jsons.PROVIDER.createObjectBuilder().add("sender", out.sender())
                     .add("target", out.target()).add("message_id", out.msgId());

@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import org.switchboard.synapse.SynapseConfig;
 import org.switchboard.synapse.SynapseSettings;
 
-/** Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host not allowed}. */
+/**
+ * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host
+ * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes}).
+ */
 @WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class HandshakeGuardFilter extends HttpFilter {
 
@@ -23,7 +26,14 @@ public class HandshakeGuardFilter extends HttpFilter {
     @Inject
     SynapseConfig config;
 
-    private transient volatile HandshakeGuard guard;
+    private transient volatile Settings settings;
+
+    /** The handshake rules and the write buffer size, read from the configuration once. */
+    private record Settings(HandshakeGuard rules, int writeBufferBytes) {
+        boolean admits(String host, String origin, int localPort, boolean loopback) {
+            return rules.admits(host, origin, localPort, loopback);
+        }
+    }
 
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
@@ -33,8 +43,13 @@ public class HandshakeGuardFilter extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
-        if (guard().admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
+        Settings current = settings();
+        if (current.admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
                 isLoopback(request.getLocalAddr()))) {
+            int writeBuffer = current.writeBufferBytes();
+            if (writeBuffer > 0) {
+                ContainerWriteBuffer.resize(response, writeBuffer);
+            }
             chain.doFilter(request, response);
             return;
         }
@@ -45,12 +60,13 @@ public class HandshakeGuardFilter extends HttpFilter {
         response.getOutputStream().write(body);
     }
 
-    private HandshakeGuard guard() {
-        HandshakeGuard current = guard;
+    private Settings settings() {
+        Settings current = settings;
         if (current == null) {
-            SynapseSettings settings = config.settings();
-            current = new HandshakeGuard(settings.advertisedHost(), settings.allowedOrigins());
-            guard = current;
+            SynapseSettings configured = config.settings();
+            current = new Settings(new HandshakeGuard(configured.advertisedHost(), configured.allowedOrigins()),
+                    configured.websocketWriteBufferBytes());
+            this.settings = current;
         }
         return current;
     }
