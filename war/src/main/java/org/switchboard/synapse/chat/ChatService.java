@@ -86,6 +86,9 @@ public final class ChatService {
         String channel = JsonFields.string(frame, "channel");
         String target = in.target();
 
+        // without msg_id: what duplicates are compared on and quotas charge for (written once for both)
+        String unnumbered = clientMsgId != null || quotas != null
+                ? ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, null) : null;
         String digest = null;
         if (clientMsgId != null) {
             CompletableFuture<Void> first = duplicates.inFlight(sender, clientMsgId);
@@ -94,8 +97,7 @@ public final class ChatService {
                 first.whenComplete((ignored, error) -> handle(in));
                 return;
             }
-            JsonObject content = PayloadCodec.decode(ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, null));
-            digest = DuplicateSuppressor.contentDigest(content);
+            digest = DuplicateSuppressor.contentDigest(PayloadCodec.decode(unnumbered));
             DuplicateSuppressor.Verdict verdict = duplicates.check(sender, clientMsgId, digest, now);
             if (verdict.duplicate()) {
                 connection.send(duplicateNotice(sender, clientMsgId, verdict.remembered()));
@@ -109,9 +111,8 @@ public final class ChatService {
             }
         }
         if (quotas != null) {
-            String sized = ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, null);
             String reason = quotas.charge(connection.quotaPrincipal(),
-                    sized.getBytes(StandardCharsets.UTF_8).length, now);
+                    unnumbered.getBytes(StandardCharsets.UTF_8).length, now);
             if (reason != null) {
                 ctx.counters().ingressRefused.increment();
                 connection.send(ctx.frames().errorText(sender, HubStrings.quotaExceeded(reason)));

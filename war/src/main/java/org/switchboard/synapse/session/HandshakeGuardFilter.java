@@ -30,9 +30,6 @@ public class HandshakeGuardFilter extends HttpFilter {
 
     /** The handshake rules and the write buffer size, read from the configuration once. */
     private record Settings(HandshakeGuard rules, int writeBufferBytes) {
-        boolean admits(String host, String origin, int localPort, boolean loopback) {
-            return rules.admits(host, origin, localPort, loopback);
-        }
     }
 
     @Override
@@ -44,7 +41,7 @@ public class HandshakeGuardFilter extends HttpFilter {
             return;
         }
         Settings current = settings();
-        if (current.admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
+        if (current.rules().admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
                 isLoopback(request.getLocalAddr()))) {
             int writeBuffer = current.writeBufferBytes();
             if (writeBuffer > 0) {
