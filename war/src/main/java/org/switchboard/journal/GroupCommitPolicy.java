@@ -22,9 +22,13 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
      * Defaults sized for a few hundred rows per commit on an embedded database. The linger matters
      * on H2 with {@code WRITE_DELAY=0}: every commit writes a new file chunk and rewrites part of the
      * chunk index, a cost that barely depends on the rows it carries, so a stream of one-row commits
-     * spent most of the hub's CPU there (measured under SynapseChatBench; see benchmarks.md).
+     * spent most of the hub's CPU there (measured under SynapseChatBench; see benchmarks.md). The
+     * linger is capped at 1 ms: a commit's wall time includes waiting for a core, so on a busy machine
+     * a longer cap fed back on itself (a longer wait made a bigger batch, whose commit took longer
+     * again) and held half-load latency at several times its usual level for seconds at a time;
+     * 0.25 ms made commits so frequent that the hub ran out of CPU.
      */
-    public static final GroupCommitPolicy DEFAULT = new GroupCommitPolicy(512, 200_000, 10_000_000L, 64, 4_000_000L);
+    public static final GroupCommitPolicy DEFAULT = new GroupCommitPolicy(512, 200_000, 10_000_000L, 64, 1_000_000L);
 
     /** A policy that commits whatever is queued at once (no linger). */
     public GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos) {

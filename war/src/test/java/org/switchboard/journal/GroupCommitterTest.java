@@ -197,6 +197,7 @@ class GroupCommitterTest {
         assertEquals(1_500_000, policy.lingerAfter(1_500_000));
         assertEquals(4_000_000, policy.lingerAfter(90_000_000));
         assertEquals(0, policy.lingerAfter(0));
+        assertEquals(1_000_000, GroupCommitPolicy.DEFAULT.lingerAfter(90_000_000), "the default waits at most 1 ms");
         assertFalse(new GroupCommitPolicy(512, 100_000, 1_000_000).shouldLinger(1), "the 3-argument policy never waits");
         assertFalse(new GroupCommitPolicy(8, 100, 1_000_000, 64, 1_000_000).shouldLinger(8), "a full batch never waits");
     }

@@ -16,9 +16,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.RawWebSocket;
 
 /**
  * Load generator for SYNAPSE directed chat with the journal on: K sender/receiver pairs on the JDK
@@ -27,13 +27,17 @@ import org.switchboard.itests.support.HubServer;
  * default run (the name does not end in IT); see src/site/markdown/benchmarks.md.
  *
  * <p>Properties: {@code bench.pairs} (8), {@code bench.messages} measured chats in total (200000),
- * {@code bench.warmup} chats in total before measuring (40000), {@code bench.window} (128 per
+ * {@code bench.warmup} chats in total before measuring (40000), {@code bench.warmup-unpaced} chats sent as
+ * fast as the window allows before that paced warm-up (0), {@code bench.window} (128 per
  * pair), {@code bench.receipts} (false: ask for delivery receipts too), {@code bench.private-directed}
  * (true: start the hub with {@code HUB_PRIVATE_DIRECTED_MESSAGES}, so a directed chat goes to its
  * recipient and sender only instead of every socket), {@code bench.uri} (drive an already running
- * hub instead of starting one, e.g. {@code ws://127.0.0.1:8876/}), {@code bench.rate} (0: every sender
+ * hub instead of starting one, e.g. {@code ws://127.0.0.1:8876/}), {@code bench.client} ({@code jdk}: the
+ * JDK WebSocket client; {@code raw}: a blocking client on a bare socket that leaves more of a small
+ * machine's CPU to the hub), {@code bench.rate} (0: every sender
  * sends as fast as its window allows; N: the senders together offer N chats per second, evenly paced,
- * and latency counts from each chat's scheduled send time, so a hub that falls behind shows it).
+ * and latency counts from each chat's scheduled send time, so a hub that falls behind shows it; the
+ * percentiles are then also printed per 10 s of chats).
  * Receivers send a small {@code history_request} every 20 s, as a live agent reacts, so the hub never marks
  * them stale (a stale recipient turns every chat into a dead letter plus a warning frame).
  * {@code bench.pid} names the hub process of an external hub for the CPU figure (a started hub is
@@ -75,6 +79,13 @@ class SynapseChatBench {
                 all.add(new Pair(uri, "bench/s" + p, "bench/r" + p, window, receipts, rate / pairs));
             }
             Thread reactions = reactions(all);
+            int fastWarmup = Integer.getInteger("bench.warmup-unpaced", 0);
+            if (fastWarmup > 0) {
+                // compiles the chat path in a fraction of the time a paced warm-up takes
+                all.forEach(pair -> pair.paced = false);
+                run(all, fastWarmup / pairs, null);
+                all.forEach(pair -> pair.paced = true);
+            }
             run(all, warmup / pairs, null);
             long[] latencies = new long[(messages / pairs) * pairs];
             long hubPid = hub != null ? hub.pid() : Long.getLong("bench.pid", 0L);
@@ -84,8 +95,10 @@ class SynapseChatBench {
             }
             String loadBefore = loadAverage();
             long cpuBefore = cpuNanos(hubPid);
+            long clientCpuBefore = cpuNanos(ProcessHandle.current().pid());
             long elapsed = run(all, messages / pairs, latencies);
             long cpuUsed = cpuNanos(hubPid) - cpuBefore;
+            long clientCpuUsed = cpuNanos(ProcessHandle.current().pid()) - clientCpuBefore;
             String loadAfter = loadAverage();
             if (!jfr.isEmpty() && hubPid > 0) {
                 jcmd(hubPid, "JFR.stop", "name=chatbench");
@@ -94,13 +107,22 @@ class SynapseChatBench {
             reactions.interrupt();
             System.out.printf("SYNAPSE directed chat: %d pairs, window %d, receipts %s, private directed %s, offered %s:"
                             + " %d messages in %.2f s = %.0f messages/s; send->receive %s; hub CPU %s;"
-                            + " load average %s -> %s%n",
+                            + " %s client: %.2f cores; load average %s -> %s%n",
                     pairs, window, receipts, hub == null ? "(external hub)" : privateDirected,
                     rate > 0 ? String.format("%.0f/s", rate) : "max", received,
                     elapsed / 1e9, received / (elapsed / 1e9), new Percentiles(latencies, received).summary(),
                     hubPid > 0 ? String.format("%.1f us/msg (%.2f cores)", cpuUsed / 1e3 / received,
                             cpuUsed / (double) elapsed) : "unknown",
-                    loadBefore, loadAfter);
+                    System.getProperty("bench.client", "jdk"), clientCpuUsed / (double) elapsed, loadBefore, loadAfter);
+            if (rate > 0) {
+                // the same percentiles per 10 s of offered load, in the order chats were received: shows settling and bursts
+                int chunk = (int) Math.max(1, rate * 10);
+                for (int from = 0; from < received; from += chunk) {
+                    int to = Math.min(received, from + chunk);
+                    System.out.printf("  chats %d-%d: %s%n", from, to,
+                            new Percentiles(java.util.Arrays.copyOfRange(latencies, from, to), to - from).summary());
+                }
+            }
             for (Pair pair : all) {
                 pair.close();
             }
@@ -213,6 +235,7 @@ class SynapseChatBench {
         final Semaphore inFlight;
         final int window;
         final long intervalNanos;
+        volatile boolean paced = true;
         final AtomicInteger errors = new AtomicInteger();
         final Socket sender;
         final Socket receiver;
@@ -231,8 +254,8 @@ class SynapseChatBench {
             this.receipts = receipts;
             this.inFlight = new Semaphore(window);
             this.targetField = "\"target\":\"" + receiverName + "\"";
-            this.receiver = new Socket(uri, receiverName, this::received);
-            this.sender = new Socket(uri, senderName, text -> {
+            this.receiver = Socket.open(uri, receiverName, this::received);
+            this.sender = Socket.open(uri, senderName, text -> {
                 if (text.contains("\"type\":\"error\"")) {
                     errors.incrementAndGet();
                 }
@@ -256,7 +279,7 @@ class SynapseChatBench {
             long due = System.nanoTime();
             for (int i = 0; i < count; i++) {
                 long stamp;
-                if (intervalNanos > 0) {
+                if (intervalNanos > 0 && paced) {
                     // Paced: wait for this chat's slot; a late slot is sent at once, stamped with its schedule.
                     due += intervalNanos;
                     long wait = due - System.nanoTime();
@@ -300,32 +323,108 @@ class SynapseChatBench {
         }
     }
 
-    /** A registered SYNAPSE socket on the JDK client that hands every text frame to a callback. */
-    private static final class Socket implements WebSocket.Listener {
+    /** A registered SYNAPSE socket that hands every text frame after its registration to a callback. */
+    private interface Socket {
+        /** Opens and registers {@code name} with the client {@code bench.client} names ({@code jdk} or {@code raw}). */
+        static Socket open(URI uri, String name, java.util.function.Consumer<String> frames) {
+            return "raw".equals(System.getProperty("bench.client", "jdk"))
+                    ? new RawSocket(uri, name, frames) : new JdkSocket(uri, name, frames);
+        }
+
+        /** Sends one text frame. */
+        void send(String text);
+
+        /** Closes the socket. */
+        void close();
+
+        static String heartbeat(String name) {
+            return "{\"type\":\"heartbeat\",\"sender\":\"" + name + "\",\"target\":\"System\",\"payload\":\"online\",\"timestamp\":0}";
+        }
+
+        static boolean registers(String text, String name) {
+            return text.contains("\"presence_update\"") && text.contains("\"" + name + "\"");
+        }
+    }
+
+    /**
+     * A socket on a bare TCP connection with blocking I/O: one reader thread, writes from the caller.
+     * The JDK client costs the benchmark's JVM ~0.5 core at 9,250 chats/s on a 2-core machine that
+     * also runs the hub; this one a fraction of that, so less of what is measured is the load generator.
+     */
+    private static final class RawSocket implements Socket {
+        private final RawWebSocket socket;
+        private final CompletableFuture<Void> registered = new CompletableFuture<>();
+
+        RawSocket(URI uri, String name, java.util.function.Consumer<String> frames) {
+            try {
+                socket = RawWebSocket.open(uri.getPort(), 0);
+                if (!socket.upgraded()) {
+                    throw new IllegalStateException("hub refused the upgrade: " + socket.handshakeAnswer());
+                }
+                socket.readTimeout(0);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            Thread reader = new Thread(() -> {
+                try {
+                    String text;
+                    while ((text = socket.readText()) != null) {
+                        if (registered.isDone()) {
+                            frames.accept(text);
+                        } else if (Socket.registers(text, name)) {
+                            registered.complete(null);
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    registered.completeExceptionally(e);
+                }
+            }, "bench-reader-" + name);
+            reader.setDaemon(true);
+            reader.start();
+            send(Socket.heartbeat(name));
+            registered.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+        }
+
+        @Override
+        public void send(String text) {
+            try {
+                socket.sendText(text);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                socket.close();
+            } catch (java.io.IOException e) {
+                // closing after the run: nothing left to measure
+            }
+        }
+    }
+
+    /** A socket on the JDK WebSocket client. */
+    private static final class JdkSocket implements Socket, WebSocket.Listener {
         private static final HttpClient HTTP = HttpClient.newHttpClient();
         private final java.util.function.Consumer<String> frames;
         private final StringBuilder partial = new StringBuilder();
         private final CompletableFuture<Void> registered = new CompletableFuture<>();
         private final String name;
-        private final AtomicLong sendFailures = new AtomicLong();
         private final WebSocket socket;
 
-        Socket(URI uri, String name, java.util.function.Consumer<String> frames) {
+        JdkSocket(URI uri, String name, java.util.function.Consumer<String> frames) {
             this.name = name;
             this.frames = frames;
             this.socket = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10)).buildAsync(uri, this).join();
-            send("{\"type\":\"heartbeat\",\"sender\":\"" + name + "\",\"target\":\"System\",\"payload\":\"online\",\"timestamp\":0}");
+            send(Socket.heartbeat(name));
             registered.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
         }
 
         /** Sends one text frame; the JDK client allows one outstanding send, so wait for it. */
-        void send(String text) {
-            try {
-                socket.sendText(text, true).join();
-            } catch (RuntimeException e) {
-                sendFailures.incrementAndGet();
-                throw e;
-            }
+        @Override
+        public void send(String text) {
+            socket.sendText(text, true).join();
         }
 
         @Override
@@ -335,7 +434,7 @@ class SynapseChatBench {
                 String text = partial.toString();
                 partial.setLength(0);
                 if (!registered.isDone()) {
-                    if (text.contains("\"presence_update\"") && text.contains("\"" + name + "\"")) {
+                    if (Socket.registers(text, name)) {
                         registered.complete(null);
                     }
                 } else {
@@ -351,7 +450,8 @@ class SynapseChatBench {
             registered.completeExceptionally(error);
         }
 
-        void close() {
+        @Override
+        public void close() {
             socket.sendClose(WebSocket.NORMAL_CLOSURE, "bench done").orTimeout(5, TimeUnit.SECONDS)
                     .exceptionally(e -> null).join();
         }

@@ -20,6 +20,7 @@ public final class RawWebSocket implements AutoCloseable {
     private final OutputStream out;
     private final InputStream in;
     private final String handshakeAnswer;
+    private InputStream frames;
 
     private RawWebSocket(Socket socket) throws IOException {
         this.socket = socket;
@@ -64,10 +65,75 @@ public final class RawWebSocket implements AutoCloseable {
         return handshakeAnswer.startsWith("HTTP/1.1 101");
     }
 
-    /** Sends one masked text frame, as a client must. */
+    /** Sends one masked text frame, as a client must (callable from any thread). */
     public void sendText(String text) throws IOException {
-        out.write(maskedText(text));
-        out.flush();
+        byte[] frame = masked(0x81, text.getBytes(StandardCharsets.UTF_8));
+        synchronized (out) {
+            out.write(frame);
+            out.flush();
+        }
+    }
+
+    /** How long {@link #readText()} blocks before it throws (0: for ever). */
+    public void readTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
+    /**
+     * Reads the next whole text message after the handshake, answering pings on the way; null once the
+     * hub closed the connection.
+     */
+    public String readText() throws IOException {
+        if (frames == null) {
+            frames = new java.io.BufferedInputStream(in, 64 * 1024);
+        }
+        ByteArrayOutputStream message = new ByteArrayOutputStream();
+        while (true) {
+            int first = frames.read();
+            int second = frames.read();
+            if (first < 0 || second < 0) {
+                return null;
+            }
+            long length = second & 0x7f;
+            if (length == 126) {
+                length = (readByte() << 8) | readByte();
+            } else if (length == 127) {
+                length = 0;
+                for (int i = 0; i < 8; i++) {
+                    length = (length << 8) | readByte();
+                }
+            }
+            if ((second & 0x80) != 0 || length > Integer.MAX_VALUE) {
+                throw new IOException("a server frame must be unmasked and fit in memory");
+            }
+            byte[] payload = frames.readNBytes((int) length);
+            if (payload.length < length) {
+                return null;
+            }
+            int opcode = first & 0x0f;
+            if (opcode == 0x9) {
+                byte[] pong = masked(0x8A, payload);
+                synchronized (out) {
+                    out.write(pong);
+                    out.flush();
+                }
+            } else if (opcode == 0x8) {
+                return null;
+            } else if (opcode == 0x1 || opcode == 0x0) {
+                message.write(payload);
+                if ((first & 0x80) != 0) {
+                    return message.toString(StandardCharsets.UTF_8);
+                }
+            }
+        }
+    }
+
+    private int readByte() throws IOException {
+        int b = frames.read();
+        if (b < 0) {
+            throw new java.io.EOFException("connection closed inside a frame header");
+        }
+        return b;
     }
 
     /** Makes {@link #close()} reset the connection instead of closing it, as a client that vanishes. */
@@ -94,10 +160,9 @@ public final class RawWebSocket implements AutoCloseable {
         return head.toString(StandardCharsets.ISO_8859_1);
     }
 
-    private static byte[] maskedText(String text) {
-        byte[] payload = text.getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream frame = new ByteArrayOutputStream();
-        frame.write(0x81);
+    private static byte[] masked(int firstByte, byte[] payload) {
+        ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
+        frame.write(firstByte);
         if (payload.length < 126) {
             frame.write(0x80 | payload.length);
         } else if (payload.length <= 0xFFFF) {

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.RawWebSocket;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -190,6 +191,36 @@ class SynapseChatIT {
             assertEquals("h1", byId.getJsonArray("history").getJsonObject(0).getString("payload"));
             erin.send(SynapseClient.frame("history_request", "System", "history").add("history_target", ""));
             assertEquals(0, erin.expectType("history_snapshot").getJsonArray("history").size());
+            erin.send(SynapseClient.frame("history_request", "System", "history").add("history_target", "hist/x"));
+            JsonObject byTarget = erin.expectType("history_snapshot");
+            assertEquals(1, byTarget.getJsonArray("history").size());
+            assertEquals("h1", byTarget.getJsonArray("history").getJsonObject(0).getString("payload"));
+            assertTrue(byTarget.getJsonArray("history").getJsonObject(0).getJsonNumber("seq").longValue() > 0);
+            erin.send(SynapseClient.frame("history_request", "System", "history").add("history_target", "hist/x")
+                    .add("history_client_msg_id", "h-2"));
+            assertEquals(0, erin.expectType("history_snapshot").getJsonArray("history").size(), "both selectors apply");
+        }
+    }
+
+    @Test
+    void aClientOnABareSocketRegistersAndChats() throws Exception {
+        try (RawWebSocket bare = RawWebSocket.open(ws().getPort(), 0);
+             SynapseClient gus = SynapseClient.register(ws(), "bare/gus")) {
+            assertTrue(bare.upgraded(), bare.handshakeAnswer());
+            assertEquals("welcome", Json.createReader(new java.io.StringReader(bare.readText())).readObject()
+                    .getString("type"));
+            bare.sendText("{\"type\":\"heartbeat\",\"sender\":\"bare/fay\",\"target\":\"System\",\"payload\":\"online\"}");
+            gus.expect(f -> "presence_update".equals(f.getString("type", "")) && "bare/fay".equals(f.getString("agent", "")), WAIT);
+            gus.send(SynapseClient.frame("chat", "bare/fay", "to a bare socket"));
+            JsonObject received = null;
+            for (int i = 0; i < 20 && received == null; i++) {
+                JsonObject frame = Json.createReader(new java.io.StringReader(bare.readText())).readObject();
+                if ("chat".equals(frame.getString("type", ""))) {
+                    received = frame;
+                }
+            }
+            assertEquals("to a bare socket", received == null ? null : received.getString("payload"));
+            assertEquals("bare/gus", received.getString("sender"));
         }
     }
 

@@ -72,6 +72,24 @@ public final class ChatHistory {
     }
 
     /**
+     * The text {@code "name":"value"} has in every stored chat whose member {@code name} is the string
+     * {@code value}, or null when {@code value} has characters JSON text may escape (then only parsing can tell).
+     * Stored texts are compact JSON as {@code JsonObject.toString()} writes it, which writes printable
+     * ASCII other than quote and backslash as itself.
+     */
+    public static String memberText(String name, String value) {
+        for (String part : new String[] {name, value}) {
+            for (int i = 0; i < part.length(); i++) {
+                char c = part.charAt(i);
+                if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+                    return null;
+                }
+            }
+        }
+        return "\"" + name + "\":\"" + value + "\"";
+    }
+
+    /**
      * Matching entries as relayed (with their {@code seq}), oldest first. The filter sees each chat
      * as journalled, without {@code seq} (no query filters on it), so only selected entries are copied.
      */
@@ -81,10 +99,22 @@ public final class ChatHistory {
 
     /** The newest {@code max} matching entries, oldest first; scanning stops once it has them. */
     public List<JsonObject> select(Predicate<JsonObject> filter, int max) {
+        return select(null, filter, max);
+    }
+
+    /**
+     * As {@link #select(Predicate, int)}, but an entry whose stored text does not contain
+     * {@code mustContain} (null: no such condition) is skipped without being parsed. A query for one
+     * target or {@code client_msg_id} thus costs a substring search per entry instead of a parse.
+     */
+    public List<JsonObject> select(String mustContain, Predicate<JsonObject> filter, int max) {
         List<JsonObject> out = new ArrayList<>();
         Iterator<Entry> newestFirst = entries.descendingIterator();
         while (out.size() < max && newestFirst.hasNext()) {
             Entry entry = newestFirst.next();
+            if (mustContain != null && !entry.json().contains(mustContain)) {
+                continue;
+            }
             JsonObject frame = entry.frame();
             if (filter.test(frame)) {
                 out.add(entry.relayed(frame));

@@ -19,6 +19,7 @@ import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.VerbHandler;
 import org.switchboard.synapse.chat.Addressing;
+import org.switchboard.synapse.chat.ChatHistory;
 import org.switchboard.synapse.chat.ChatService;
 import org.switchboard.synapse.chat.DeadLetterLedger;
 import org.switchboard.synapse.mailbox.InboxQuery;
@@ -130,23 +131,28 @@ public final class QueryHandler implements VerbHandler {
             return;
         }
         Predicate<JsonObject> filter = visibleTo(in, ctx);
+        // a selector's member text, when it can be known: entries without it are not parsed
+        String mustContain = null;
         if (frame.containsKey("history_client_msg_id")) {
             String wanted = nonEmptyString(frame.get("history_client_msg_id"));
             filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "client_msg_id")));
+            mustContain = wanted == null ? null : ChatHistory.memberText("client_msg_id", wanted);
         }
         if (frame.containsKey("history_target")) {
             String wanted = nonEmptyString(frame.get("history_target"));
             filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "target")));
+            String targetText = wanted == null ? null : ChatHistory.memberText("target", wanted);
+            mustContain = targetText != null ? targetText : mustContain;
         }
         JsonValue limitValue = frame.get("limit");
         JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT);
         List<JsonObject> selected;
         if (limitValue instanceof JsonNumber number) {
             long limit = Math.max(1, number.longValue());
-            selected = chat.history().select(filter, (int) Math.min(Integer.MAX_VALUE, limit));
+            selected = chat.history().select(mustContain, filter, (int) Math.min(Integer.MAX_VALUE, limit));
             reply.add("requested_limit", limit);
         } else {
-            selected = chat.history().select(filter);
+            selected = chat.history().select(mustContain, filter, Integer.MAX_VALUE);
             reply.add("requested_limit", "all");
         }
         JsonArrayBuilder history = Jsons.PROVIDER.createArrayBuilder();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ChatRulesTest {
@@ -132,5 +133,34 @@ class ChatRulesTest {
         assertEquals(6, newestTwoEven.get(1).getInt("msg_id"));
         assertEquals(false, newestTwoEven.get(1).containsKey("seq"), "added without a seq: returned as given");
         assertEquals(3, history.select(f -> "odd".equals(f.getString("sender"))).size(), "unlimited select sees all");
+    }
+
+    @Test
+    void memberTextIsWhatCompactJsonWritesOrNullWhenItMayBeEscaped() {
+        for (String value : new String[] {"bench/nobody", "a b", "proj/*", "x:y@z", "<&>", "~!#$%^()"}) {
+            String text = Json.createObjectBuilder().add("payload", "p").add("target", value).build().toString();
+            assertEquals(true, text.contains(ChatHistory.memberText("target", value)), value);
+        }
+        for (String value : new String[] {"quote\"d", "back\\slash", "tab\t", "caf\u00e9", "line\n"}) {
+            assertEquals(null, ChatHistory.memberText("target", value), value);
+        }
+    }
+
+    @Test
+    void selectSkipsEntriesWithoutTheMemberTextAndStillAppliesTheFilter() {
+        ChatHistory history = new ChatHistory(10);
+        history.add("{\"sender\":\"a\",\"target\":\"bob\",\"msg_id\":1}", 1L);
+        history.add("{\"sender\":\"a\",\"target\":\"carol\",\"msg_id\":2}", 2L);
+        history.add("{\"sender\":\"a\",\"meta\":{\"target\":\"bob\"},\"target\":\"dan\",\"msg_id\":3}", 3L);
+        List<String> parsed = new java.util.ArrayList<>();
+        var toBob = history.select(ChatHistory.memberText("target", "bob"), f -> {
+            parsed.add(f.getString("target"));
+            return "bob".equals(f.getString("target"));
+        }, Integer.MAX_VALUE);
+        assertEquals(1, toBob.size());
+        assertEquals(1, toBob.get(0).getInt("msg_id"));
+        assertEquals(List.of("dan", "bob"), parsed,
+                "carol's chat is not parsed (no \"target\":\"bob\" in its text); dan's is, and the filter refuses it");
+        assertEquals(3, history.select(null, f -> true, Integer.MAX_VALUE).size(), "no text condition: every entry");
     }
 }
