@@ -22,7 +22,7 @@ import org.switchboard.itests.support.RawWebSocket;
 
 /**
  * Load generator for SYNAPSE directed chat with the journal on: K sender/receiver pairs on the JDK
- * WebSocket client, each sender keeping at most {@code window} chats in flight to its receiver.
+ * WebSocket client (or a bare-socket one, {@code bench.client}), each sender keeping at most {@code window} chats in flight to its receiver.
  * Reports delivered messages per second and send-to-receive latency percentiles. Not part of the
  * default run (the name does not end in IT); see src/site/markdown/benchmarks.md.
  *
@@ -348,8 +348,8 @@ class SynapseChatBench {
 
     /**
      * A socket on a bare TCP connection with blocking I/O: one reader thread, writes from the caller.
-     * The JDK client costs the benchmark's JVM ~0.5 core at 9,250 chats/s on a 2-core machine that
-     * also runs the hub; this one a fraction of that, so less of what is measured is the load generator.
+     * At 9,250 chats/s the JDK client costs the benchmark's JVM ~0.6 core of a 2-core machine that also
+     * runs the hub, this one ~0.47 (measured, benchmarks.md).
      */
     private static final class RawSocket implements Socket {
         private final RawWebSocket socket;

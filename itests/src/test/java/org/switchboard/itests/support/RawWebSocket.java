@@ -1,6 +1,8 @@
 package org.switchboard.itests.support;
 
+import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -12,7 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A WebSocket client on a bare TCP socket, for what the JDK client will not do: drop the
- * connection right after the handshake, or stop reading while the hub keeps writing.
+ * connection right after the handshake, or stop reading while the hub keeps writing; also a
+ * light blocking client for the chat benchmark.
  */
 public final class RawWebSocket implements AutoCloseable {
 
@@ -85,7 +88,7 @@ public final class RawWebSocket implements AutoCloseable {
      */
     public String readText() throws IOException {
         if (frames == null) {
-            frames = new java.io.BufferedInputStream(in, 64 * 1024);
+            frames = new BufferedInputStream(in, 64 * 1024);
         }
         ByteArrayOutputStream message = new ByteArrayOutputStream();
         while (true) {
@@ -131,7 +134,7 @@ public final class RawWebSocket implements AutoCloseable {
     private int readByte() throws IOException {
         int b = frames.read();
         if (b < 0) {
-            throw new java.io.EOFException("connection closed inside a frame header");
+            throw new EOFException("connection closed inside a frame header");
         }
         return b;
     }
