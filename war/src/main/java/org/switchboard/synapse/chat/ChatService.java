@@ -120,8 +120,12 @@ public final class ChatService {
             }
         }
         long msgId = msgIds.incrementAndGet();
-        // serialised once: the journal stores this text and delivery splices the seq into it
-        String chatJson = ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, msgId);
+        // serialised once: the journal stores this text and delivery splices the seq into it. A stamped
+        // text already written for duplicates or quotas only lacks msg_id, which ChatStamp puts last
+        // when the client sent none.
+        String chatJson = unnumbered != null && !frame.containsKey("msg_id")
+                ? withMember(unnumbered, "msg_id", msgId)
+                : ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, msgId);
         Outgoing out = new Outgoing(connection, sender, target, chatJson, msgId, clientMsgId, digest,
                 JsonFields.isTrue(frame, "receipt_requested"), now);
         if (channel != null) {
@@ -262,8 +266,13 @@ public final class ChatService {
      * the same text as copying the object, adding the field and serialising again, for a fraction of the work.
      */
     static String withSeq(String json, long seq) {
-        return new StringBuilder(json.length() + 28).append(json, 0, json.length() - 1)
-                .append(",\"seq\":").append(seq).append('}').toString();
+        return withMember(json, "seq", seq);
+    }
+
+    /** {@link #withSeq} for any member name that needs no escaping and is not in {@code json} yet. */
+    private static String withMember(String json, String name, long value) {
+        return new StringBuilder(json.length() + name.length() + 24).append(json, 0, json.length() - 1)
+                .append(",\"").append(name).append("\":").append(value).append('}').toString();
     }
 
     private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text) {
