@@ -103,9 +103,10 @@ public class JournalStore {
     /**
      * On the embedded H2 database, makes every commit reach the file before it returns: H2 otherwise
      * writes committed data up to 500 ms later, and a {@code kill -9} in that window loses
-     * acknowledged events (seen in testing). Other databases are left as configured.
+     * acknowledged events (seen in testing). Other databases are left as configured. Returns whether
+     * the database is H2.
      */
-    public void makeCommitsDurable() throws SQLException {
+    public boolean makeCommitsDurable() throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName();
             if (product != null && product.toUpperCase(java.util.Locale.ROOT).contains("H2")) {
@@ -113,7 +114,19 @@ public class JournalStore {
                     statement.execute("SET WRITE_DELAY 0");
                 }
                 LOG.info("journal: H2 write delay set to 0 (each commit is written before it is acknowledged)");
+                return true;
             }
+            return false;
+        }
+    }
+
+    /**
+     * Forces the H2 file to disk ({@code CHECKPOINT SYNC}, an fsync that does not hold H2's store
+     * lock, so commits go on meanwhile). Needs an admin user, as the launcher's {@code sa} is.
+     */
+    public void syncFile() throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("CHECKPOINT SYNC");
         }
     }
 

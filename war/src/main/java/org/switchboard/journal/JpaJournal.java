@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
@@ -34,6 +35,11 @@ public class JpaJournal implements Journal {
 
     /** Configuration key for an operator-chosen hub id (environment {@code HUB_ID}); blank = generate once and keep. */
     public static final String HUB_ID_KEY = "hub.id";
+    /**
+     * Configuration key for how often the embedded H2 file is forced to disk, in milliseconds
+     * (environment {@code HUB_JOURNAL_SYNC_INTERVAL_MS}); 0 = never, leaving it to the OS (~30 s).
+     */
+    public static final String SYNC_INTERVAL_KEY = "hub.journal.sync-interval-ms";
     /** Rows fetched per query while replaying or reading. */
     static final int PAGE = 1000;
     private static final Logger LOG = Logger.getLogger(JpaJournal.class.getName());
@@ -48,19 +54,29 @@ public class JpaJournal implements Journal {
     @ConfigProperty(name = HUB_ID_KEY)
     Optional<String> configuredHubId;
 
+    @Inject
+    @ConfigProperty(name = SYNC_INTERVAL_KEY, defaultValue = "1000")
+    long syncIntervalMillis;
+
     private JournalReader reader;
     private GroupCommitter committer;
     private ExecutorService completions;
+    private ScheduledExecutorService syncScheduler;
+    private PeriodicFileSync fileSync;
     private String hubId;
 
     @PostConstruct
     void start() {
+        boolean h2 = false;
         try {
-            store.makeCommitsDurable();
+            h2 = store.makeCommitsDurable();
         } catch (SQLException e) {
             // Not fatal: the launcher's H2 URL already carries WRITE_DELAY=0; say so loudly for other set-ups.
             LOG.log(Level.WARNING, "journal: could not set H2 WRITE_DELAY 0; acknowledged events may be lost"
                     + " on kill -9 unless the JDBC URL sets it", e);
+        }
+        if (h2) {
+            startFileSync();
         }
         hubId = resolveHubId();
         reader = new JournalReader(this::page, this::recordQuarantine, PAGE);
@@ -79,8 +95,21 @@ public class JpaJournal implements Journal {
         hubId();
     }
 
+    private void startFileSync() {
+        fileSync = new PeriodicFileSync(store::syncFile, failure -> LOG.log(Level.WARNING,
+                "journal: H2 file sync refused, left to the OS from now on: " + failure.getMessage()));
+        syncScheduler = Executors.newSingleThreadScheduledExecutor(threads);
+        if (fileSync.start(syncScheduler, syncIntervalMillis)) {
+            LOG.info(() -> "journal: H2 file forced to disk every " + syncIntervalMillis + " ms (" + SYNC_INTERVAL_KEY + ")");
+        }
+    }
+
     @PreDestroy
     void stop() {
+        if (fileSync != null) {
+            fileSync.close();
+            syncScheduler.shutdown();
+        }
         committer.close();
         completions.shutdown();
         try {
@@ -150,6 +179,11 @@ public class JpaJournal implements Journal {
     @Override
     public String hubId() {
         return hubId;
+    }
+
+    /** Forced syncs of the H2 file since start (diagnostics; 0 on other databases). */
+    public long fileSyncs() {
+        return fileSync == null ? 0 : fileSync.completed();
     }
 
     /** Group commits done since start (diagnostics). */

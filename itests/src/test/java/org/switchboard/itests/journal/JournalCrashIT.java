@@ -1,6 +1,7 @@
 package org.switchboard.itests.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
@@ -9,6 +10,7 @@ import java.io.StringReader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -29,8 +31,8 @@ import org.switchboard.itests.support.SynapseClient;
  * The journal seen from outside: directed chats whose receipts came back (the hub's
  * acknowledgement, sent only after the journal commit) all survive {@code kill -9} and come back
  * through mailbox replay with the same seq and content; the hub id and the seq counter carry over;
- * a row damaged on disk is quarantined and turns the hub degraded (§16.5). One hub serves the
- * ordered steps.
+ * a row damaged on disk is quarantined and turns the hub degraded (§16.5); the H2 file is forced
+ * to disk on schedule. One hub serves the ordered steps.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class JournalCrashIT {
@@ -160,6 +162,15 @@ class JournalCrashIT {
             assertTrue(rows.getString(2).contains("not valid JSON"), rows.getString(2));
             assertTrue(!rows.next(), "exactly one marker");
         }
+    }
+
+    @Test
+    @Order(3)
+    void theH2FileWasForcedToDiskOnScheduleWithoutARefusal() throws Exception {
+        // The steps above ran the hub for seconds at a time, so the one-second schedule has run.
+        String log = Files.readString(hub.logFile());
+        assertTrue(log.contains("journal: H2 file forced to disk every 1000 ms"), "the schedule was started");
+        assertFalse(log.contains("H2 file sync refused"), "CHECKPOINT SYNC was accepted for the launcher's user");
     }
 
     private static String welcomeHubId() {
