@@ -130,6 +130,17 @@ public class JournalStore {
         }
     }
 
+    /**
+     * Drops the {@code (kind, seq)} index that earlier versions created. Reads page by seq and filter
+     * kinds on the way (the mailbox asks for chat, nearly every row), while the index cost every commit
+     * another B-tree leaf: 10–20% of H2's commit time in a measurement (benchmarks.md).
+     */
+    public void dropKindIndex() throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP INDEX IF EXISTS journal_event_kind");
+        }
+    }
+
     /** Highest stored seq, 0 when empty. */
     public long maxSeq() {
         Long max = em.createNamedQuery(JournalEventEntity.MAX_SEQ, Long.class).getSingleResult();

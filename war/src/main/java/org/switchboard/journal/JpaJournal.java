@@ -78,6 +78,11 @@ public class JpaJournal implements Journal {
         if (h2) {
             startFileSync();
         }
+        try {
+            store.dropKindIndex();
+        } catch (SQLException e) {
+            LOG.log(Level.WARNING, "journal: could not drop the unused journal_event_kind index; it only costs writes", e);
+        }
         hubId = resolveHubId();
         reader = new JournalReader(this::page, this::recordQuarantine, PAGE);
         reader.alreadyQuarantined(store.quarantinedStillPresent());
