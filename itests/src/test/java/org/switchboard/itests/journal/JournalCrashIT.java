@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +32,8 @@ import org.switchboard.itests.support.SynapseClient;
  * The journal seen from outside: directed chats whose receipts came back (the hub's
  * acknowledgement, sent only after the journal commit) all survive {@code kill -9} and come back
  * through mailbox replay with the same seq and content; the hub id and the seq counter carry over;
- * a row damaged on disk is quarantined and turns the hub degraded (§16.5); the H2 file is forced
+ * a row damaged on disk is quarantined and turns the hub degraded (§16.5), and the old {@code (kind, seq)}
+ * index is dropped at start-up; the H2 file is forced
  * to disk on schedule. One hub serves the ordered steps.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -140,6 +142,11 @@ class JournalCrashIT {
             damage.setString(1, "{\"type\":\"chat\",\"payload\":\"torn wri");
             damage.setLong(2, damagedSeq);
             assertEquals(1, damage.executeUpdate());
+            // the (kind, seq) index of databases made by earlier versions, which start-up drops
+            try (Statement ddl = db.createStatement()) {
+                ddl.execute("CREATE INDEX journal_event_kind ON journal_event(kind, seq)");
+            }
+            assertEquals(1, kindIndexes(db));
         }
         hub.restart();
 
@@ -161,6 +168,7 @@ class JournalCrashIT {
             assertEquals(damagedSeq, rows.getLong(1));
             assertTrue(rows.getString(2).contains("not valid JSON"), rows.getString(2));
             assertTrue(!rows.next(), "exactly one marker");
+            assertEquals(0, kindIndexes(db), "start-up dropped the old (kind, seq) index");
         }
     }
 
@@ -171,6 +179,15 @@ class JournalCrashIT {
         String log = Files.readString(hub.logFile());
         assertTrue(log.contains("journal: H2 file forced to disk every 1000 ms"), "the schedule was started");
         assertFalse(log.contains("H2 file sync refused"), "CHECKPOINT SYNC was accepted for the launcher's user");
+    }
+
+    private static int kindIndexes(Connection db) throws Exception {
+        try (PreparedStatement query = db.prepareStatement(
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.INDEXES WHERE INDEX_NAME = 'JOURNAL_EVENT_KIND'");
+             ResultSet count = query.executeQuery()) {
+            count.next();
+            return count.getInt(1);
+        }
     }
 
     private static String welcomeHubId() {
