@@ -125,9 +125,7 @@ public class JournalStore {
      * lock, so commits go on meanwhile). Needs an admin user, as the launcher's {@code sa} is.
      */
     public void syncFile() throws SQLException {
-        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("CHECKPOINT SYNC");
-        }
+        execute("CHECKPOINT SYNC");
     }
 
     /**
@@ -136,8 +134,13 @@ public class JournalStore {
      * another B-tree leaf: 10–20% of H2's commit time in a measurement (benchmarks.md).
      */
     public void dropKindIndex() throws SQLException {
+        execute("DROP INDEX IF EXISTS journal_event_kind");
+    }
+
+    /** Runs one statement on a connection of its own, outside any transaction. */
+    private void execute(String sql) throws SQLException {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
-            statement.execute("DROP INDEX IF EXISTS journal_event_kind");
+            statement.execute(sql);
         }
     }
 

@@ -186,11 +186,6 @@ public class JpaJournal implements Journal {
         return hubId;
     }
 
-    /** Forced syncs of the H2 file since start (diagnostics; 0 on other databases). */
-    public long fileSyncs() {
-        return fileSync == null ? 0 : fileSync.completed();
-    }
-
     /** Group commits done since start (diagnostics). */
     public long batchesCommitted() {
         return committer.batchesCommitted();
