@@ -104,6 +104,21 @@ public final class GroupCommitter implements AutoCloseable {
             queuedRows.addAndGet(-pending.size());
             return CompletableFuture.failedFuture(new JournalUnavailableException("journal overloaded: too many appends waiting"));
         }
+        return enqueue(pending);
+    }
+
+    /**
+     * Completes once every append queued before this call has committed (or failed). Nothing is
+     * written for it: it only takes its place in the queue, so a reader that waits for it sees them.
+     */
+    public CompletableFuture<Void> flushed() {
+        if (!accepting) {
+            return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
+        }
+        return enqueue(Pending.of(List.of(), List.of())).thenApply(seqs -> null);
+    }
+
+    private CompletableFuture<long[]> enqueue(Pending pending) {
         queue.add(pending);
         if (writerIdle) {
             LockSupport.unpark(writer);
@@ -232,18 +247,20 @@ public final class GroupCommitter implements AutoCloseable {
                         row.delivered() ? now : null));
             }
         }
-        long started = System.nanoTime();
-        try {
-            sink.commit(new SequencedBatch(events, outbox));
-        } catch (Exception | LinkageError | AssertionError e) {
-            return e;
-        } finally {
-            lastCommitNanos = System.nanoTime() - started;
+        if (!events.isEmpty() || !outbox.isEmpty()) { // a batch of flush markers alone writes nothing
+            long started = System.nanoTime();
+            try {
+                sink.commit(new SequencedBatch(events, outbox));
+            } catch (Exception | LinkageError | AssertionError e) {
+                return e;
+            } finally {
+                lastCommitNanos = System.nanoTime() - started;
+            }
+            if (!events.isEmpty()) {
+                committedSeq = events.get(events.size() - 1).seq();
+            }
+            batchesCommitted++;
         }
-        if (!events.isEmpty()) {
-            committedSeq = events.get(events.size() - 1).seq();
-        }
-        batchesCommitted++;
         List<Pending> done = List.copyOf(batch);
         Runnable complete = () -> {
             for (int i = 0; i < done.size(); i++) {

@@ -25,6 +25,12 @@ public interface Journal {
      */
     CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox);
 
+    /**
+     * Completes once every append made before this call has committed or failed, so a {@link #read}
+     * started afterwards sees all of those that committed.
+     */
+    CompletableFuture<Void> flushed();
+
     /** Events with {@code seq > afterSeq}, ascending, at most {@code limit}; {@code kinds} empty = all kinds. */
     List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds);
 

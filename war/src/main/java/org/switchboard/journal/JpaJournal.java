@@ -130,6 +130,11 @@ public class JpaJournal implements Journal {
     }
 
     @Override
+    public CompletableFuture<Void> flushed() {
+        return committer.flushed();
+    }
+
+    @Override
     public List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds) {
         return reader.read(afterSeq, limit, kinds);
     }

@@ -203,6 +203,38 @@ class GroupCommitterTest {
     }
 
     @Test
+    void flushedCompletesOnlyAfterEveryEarlierAppendCommittedAndWritesNothingItself() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        sink.gate = new CountDownLatch(1);
+        CompletableFuture<long[]> held = committer.submit(one("chat", 1), List.of());
+        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        CompletableFuture<long[]> queued = committer.submit(one("chat", 2), List.of());
+        CompletableFuture<Void> flushed = committer.flushed();
+        Thread.sleep(50);
+        assertFalse(flushed.isDone(), "an earlier append is still uncommitted");
+        sink.gate.countDown();
+
+        flushed.get(5, TimeUnit.SECONDS);
+        assertTrue(held.isDone() || committer.committedSeq() >= 1);
+        assertEquals(2, committer.committedSeq(), "both earlier appends committed before the flush completed");
+        assertEquals(List.of(1L, 2L), sink.committedSeqs());
+        assertEquals(2, queued.get(5, TimeUnit.SECONDS)[0]);
+
+        int batches = sink.committed.size();
+        committer.flushed().get(5, TimeUnit.SECONDS);
+        assertEquals(batches, sink.committed.size(), "a flush with nothing before it opens no transaction");
+        assertEquals(3, committer.submit(one("chat", 3), List.of()).get(5, TimeUnit.SECONDS)[0], "no seq spent on it");
+    }
+
+    @Test
+    void flushedAfterCloseFails() {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        committer.close();
+        ExecutionException e = assertThrows(ExecutionException.class, () -> committer.flushed().get(1, TimeUnit.SECONDS));
+        assertInstanceOf(GroupCommitter.JournalUnavailableException.class, e.getCause());
+    }
+
+    @Test
     void aFailingAppendFailsAloneAndItsSeqsAreNeverReused() throws Exception {
         start(GroupCommitPolicy.DEFAULT, 0);
         sink.gate = new CountDownLatch(1);

@@ -56,6 +56,11 @@ public final class InMemoryJournal implements Journal {
     }
 
     @Override
+    public CompletableFuture<Void> flushed() {
+        return CompletableFuture.completedFuture(null); // appends complete synchronously
+    }
+
+    @Override
     public synchronized List<JournalEvent> read(long afterSeq, int limit, Set<String> kinds) {
         List<JournalEvent> out = new ArrayList<>();
         for (JournalEvent e : events) {

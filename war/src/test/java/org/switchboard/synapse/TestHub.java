@@ -20,8 +20,13 @@ public final class TestHub {
 
     /** A hub whose blocking work (journal reads) runs on {@code blocking}, e.g. a queue the test drains. */
     public TestHub(SynapseSettings settings, InMemoryJournal journal, Executor blocking) {
+        this(settings, journal, blocking, Runnable::run);
+    }
+
+    /** A hub whose journal reads run on {@code blocking} and whose chat fan-out runs on {@code publish}. */
+    public TestHub(SynapseSettings settings, InMemoryJournal journal, Executor blocking, Executor publish) {
         this.journal = journal;
-        this.hub = new SynapseHub(settings, journal, () -> now, blocking, Runnable::run, List::of);
+        this.hub = new SynapseHub(settings, journal, () -> now, blocking, publish, List::of);
         hub.replayJournal();
     }
 

@@ -144,14 +144,16 @@ public final class ChatService {
     }
 
     private void routePublic(Outgoing out) {
+        boolean directed = Addressing.isDirectedTarget(out.target());
+        // Journalled before the recipients are resolved: one that binds with a mailbox replay in between is
+        // either resolved here (and sent the chat live) or, as its replay waits for this append, replayed it.
+        CompletableFuture<Long> committed = append(out, directed);
         Recipients recipients = Recipients.resolve(out.target(), out.sender(), ctx.registry(), out.now());
-        boolean directed = recipients.directed();
         long deadLetterCount = 0;
         if (directed && recipients.live().isEmpty()) {
             deadLetterCount = deadLetters.record(out.target(), out.sender(), out.now());
         }
         long escalationCount = deadLetterCount;
-        CompletableFuture<Long> committed = append(out, directed);
         if (ctx.hasJournal()) {
             // fan out on the publish pool, never on the journal's commit thread
             committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
@@ -210,10 +212,7 @@ public final class ChatService {
                     recipients.stale(), ReceiptService.REASON_NO_LIVE, true, wake));
             negativeSent = true;
         }
-        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text);
-        if (seq != null) {
-            mailbox.writtenLive(seq, writes.keySet());
-        }
+        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text, seq);
         if (deadLetterCount > 0) {
             escalate(out, deadLetterCount);
         }
@@ -275,22 +274,27 @@ public final class ChatService {
                 .append(",\"").append(name).append("\":").append(value).append('}').toString();
     }
 
-    private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text) {
+    private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text, Long seq) {
         Map<Connection, CompletableFuture<Boolean>> writes = new IdentityHashMap<>();
         if (!ctx.settings().privateDirectedMessages() || Addressing.isBroadcast(out.target())) {
             for (Connection socket : ctx.registry().boundConnections()) {
-                writes.put(socket, socket.send(text));
+                writes.put(socket, writeLive(socket, text, seq));
             }
             return writes;
         }
         for (String recipient : recipients.matched()) {
-            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> s.send(text)));
+            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, seq)));
         }
         Connection own = out.connection();
         if (own.isBound() && !own.superseded()) {
-            writes.computeIfAbsent(own, s -> s.send(text));
+            writes.computeIfAbsent(own, s -> writeLive(s, text, seq));
         }
         return writes;
+    }
+
+    /** Writes the live copy, unless the socket's pending mailbox replay already wrote this chat (counted as delivered). */
+    private CompletableFuture<Boolean> writeLive(Connection socket, String text, Long seq) {
+        return seq == null || mailbox.claimLive(socket, seq) ? socket.send(text) : CompletableFuture.completedFuture(true);
     }
 
     static ReceiptService.Verdict verdict(Recipients recipients, List<String> delivered, Map<String, String> wake) {

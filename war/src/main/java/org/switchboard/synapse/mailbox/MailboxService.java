@@ -59,8 +59,8 @@ public final class MailboxService {
     private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Double> tracked = new ConcurrentHashMap<>();
     private final AtomicLong highestSeq = new AtomicLong();
-    /** Sockets bound with a mailbox replay still to run → seqs already written to them live. */
-    private final ConcurrentHashMap<Connection, Set<Long>> awaitingReplay = new ConcurrentHashMap<>();
+    /** Sockets bound with a mailbox replay (pending, or finished within {@link ReplayGuard#KEEP_SECONDS}). */
+    private final ConcurrentHashMap<Connection, ReplayGuard> replayGuards = new ConcurrentHashMap<>();
 
     /** Mailbox rules over the given hub and receipt service. */
     public MailboxService(SynapseContext ctx, ReceiptService receipts) {
@@ -184,9 +184,11 @@ public final class MailboxService {
 
     /**
      * Replay requested on the registration frame (§8.1/§8.2), called once the name is bound. Live copies
-     * reach the socket from the bind on (noted since {@link #expectReplay}), so the returned step (run
-     * after presence) skips every chat already written to it live and the client never gets one message
-     * twice. Nothing happens without {@code mailbox: true} or without a journal.
+     * reach the socket from the bind on; each chat's seq is claimed once per socket, by the live write
+     * ({@link #claimLive}) or by the replay, so the client never gets one message twice. The returned
+     * step (run after presence) reads the journal only once every append made before it has committed:
+     * a chat journalled before the bind but published after it (so not sent live to this socket) is
+     * then in what the replay reads. Nothing happens without {@code mailbox: true} or without a journal.
      */
     public Supplier<CompletableFuture<Void>> replayOnRegistration(Connection connection, JsonObject frame) {
         if (!JsonFields.isTrue(frame, "mailbox") || !ctx.hasJournal()) {
@@ -196,18 +198,18 @@ public final class MailboxService {
         long since = requested == null || requested < 0 ? 0 : requested;
         String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
         advance(identity, since, "cursor");
-        Set<Long> writtenLive = awaitingReplay.computeIfAbsent(connection, c -> ConcurrentHashMap.newKeySet());
-        return () -> CompletableFuture.supplyAsync(() -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
+        ReplayGuard guard = replayGuards.computeIfAbsent(connection, c -> new ReplayGuard());
+        return () -> ctx.journal().flushed()
+                .thenApplyAsync(flushed -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
                 .thenAccept(events -> {
                     LOG.fine(() -> "mailbox replay for " + identity + " since " + since + ": " + events.size() + " chat events");
                     List<String> roles = connection.roles();
                     for (JournalEvent event : events) {
                         JsonObject chat = event.payload();
                         String target = JsonFields.string(chat, "target");
-                        if (target == null || writtenLive.contains(event.seq())
-                                || identity.equals(JsonFields.string(chat, "sender"))
+                        if (target == null || identity.equals(JsonFields.string(chat, "sender"))
                                 || !Addressing.isDirectedTarget(target) || chat.containsKey("channel")
-                                || !Addressing.isRecipient(target, identity, roles)) {
+                                || !Addressing.isRecipient(target, identity, roles) || !guard.claimForReplay(event.seq())) {
                             continue;
                         }
                         JsonObjectBuilder copy = Jsons.PROVIDER.createObjectBuilder(chat);
@@ -215,7 +217,7 @@ public final class MailboxService {
                         connection.send(copy.add("seq", event.seq()).add("replayed", true).build().toString());
                     }
                 })
-                .whenComplete((ignored, error) -> awaitingReplay.remove(connection, writtenLive));
+                .whenComplete((ignored, error) -> replayFinished(guard));
     }
 
     /**
@@ -224,26 +226,45 @@ public final class MailboxService {
      */
     public void expectReplay(Connection connection, JsonObject frame) {
         if (JsonFields.isTrue(frame, "mailbox") && ctx.hasJournal()) {
-            awaitingReplay.put(connection, ConcurrentHashMap.newKeySet());
+            replayGuards.put(connection, new ReplayGuard());
         }
     }
 
     /** The socket closed: drops what a replay that will not run had noted. */
     public void closed(Connection connection) {
-        awaitingReplay.remove(connection);
+        replayGuards.remove(connection);
     }
 
-    /** A journalled chat was just written live to {@code sockets}; a replay still pending on one of them skips it. */
-    public void writtenLive(long seq, Collection<Connection> sockets) {
-        if (awaitingReplay.isEmpty()) {
-            return;
+    /**
+     * Whether the live copy of journalled chat {@code seq} may be written to {@code socket}: always, unless
+     * that socket's mailbox replay (pending or just finished) has already written it, so its copy stands.
+     * A replay that runs later skips what this claimed.
+     */
+    public boolean claimLive(Connection socket, long seq) {
+        if (replayGuards.isEmpty()) {
+            return true;
         }
-        for (Connection socket : sockets) {
-            Set<Long> seqs = awaitingReplay.get(socket);
-            if (seqs != null) {
-                seqs.add(seq);
-            }
+        ReplayGuard guard = replayGuards.get(socket);
+        if (guard == null) {
+            return true;
         }
+        if (guard.expired(ctx.frames().now())) {
+            replayGuards.remove(socket, guard);
+            return true;
+        }
+        return guard.claimLive(seq);
+    }
+
+    /** Keeps the finished replay's claims a while and forgets guards whose time is up. */
+    private void replayFinished(ReplayGuard guard) {
+        double now = ctx.frames().now();
+        guard.finish(now);
+        replayGuards.values().removeIf(g -> g.expired(now));
+    }
+
+    /** Sockets whose replay guard is still kept (for tests). */
+    int replayGuardCount() {
+        return replayGuards.size();
     }
 
     /** Undelivered directed chats for {@code identity} after its watermark (§8.5), within the indexed window. */

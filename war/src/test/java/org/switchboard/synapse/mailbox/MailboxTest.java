@@ -68,6 +68,30 @@ class MailboxTest {
         assertTrue(chats.get(1).getBoolean("replayed"));
     }
 
+    @Test
+    void aChatTheReplayReadsBeforeItsLiveWriteRunsIsWrittenOnceByTheReplay() {
+        ArrayDeque<Runnable> blocking = new ArrayDeque<>();
+        ArrayDeque<Runnable> publish = new ArrayDeque<>();
+        TestHub test = new TestHub(SynapseSettings.defaults(), new InMemoryJournal(), blocking::add, publish::add);
+        TestHub.Client alice = test.register("p/alice");
+        drain(publish);
+        TestHub.Client bob = test.register("p/bob", Json.createObjectBuilder().add("mailbox", true).add("since_seq", 0));
+        drain(publish);
+        alice.chat("p/bob", "committed, fan-out still queued");
+        drain(blocking); // the replay reads the journal first and finds the committed chat
+        drain(publish); // then the live fan-out runs
+        List<JsonObject> chats = bob.peer().ofType("chat");
+        assertEquals(List.of("committed, fan-out still queued"), chats.stream().map(f -> f.getString("payload")).toList(),
+                "exactly once");
+        assertTrue(chats.get(0).getBoolean("replayed"));
+
+        test.advance(ReplayGuard.KEEP_SECONDS + 1);
+        alice.chat("p/bob", "long after the replay");
+        drain(publish);
+        assertEquals(2, bob.peer().ofType("chat").size());
+        assertEquals(0, test.hub.mailbox().replayGuardCount(), "the finished replay's guard is gone");
+    }
+
     private static void drain(ArrayDeque<Runnable> tasks) {
         while (!tasks.isEmpty()) {
             tasks.poll().run();
