@@ -9,6 +9,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -75,13 +76,22 @@ public class WebhookSweeper {
     void sweep() {
         try {
             long now = System.currentTimeMillis();
+            int opened = 0;
             for (long agentId : store.webhookAgents()) {
                 for (DeliveryStore.Waiting w : store.waitingFor(agentId, now - GRACE_MILLIS, BATCH)) {
                     dispatcher.open(w);
+                    opened++;
                 }
             }
-            for (WorkItem item : store.overdue(now, GRACE_MILLIS, BATCH)) {
+            List<WorkItem> overdue = store.overdue(now, GRACE_MILLIS, BATCH);
+            for (WorkItem item : overdue) {
                 queue.submit(WebhookDispatcher.KIND, item.toJson(), Duration.ZERO);
+            }
+            if (opened > 0 || !overdue.isEmpty()) {
+                // nothing to do here in a healthy hub: each of these had lost its work-queue item
+                int first = opened;
+                LOG.info(() -> "webhook recovery sweep: found " + first + " messages never opened, woke "
+                        + overdue.size() + " overdue ones");
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "webhook recovery sweep failed; retrying at the next interval", e);

@@ -240,7 +240,9 @@ class WebhookIT {
 
         long previous = 0;
         for (int attempt = 1; attempt <= 11; attempt++) {
-            Receiver.Delivery d = receiver.next("/broken", 30_000);
+            // the first attempt right after the hub started: if its queue item is lost (seen once in CI,
+            // on a loaded machine), the recovery sweep sends it within its grace plus one interval (40 s)
+            Receiver.Delivery d = receiver.next("/broken", attempt == 1 ? 50_000 : 30_000);
             assertNotNull(d, "attempt " + attempt + " never came");
             assertEquals(attempt, RedsynClient.parse(d.body()).asJsonObject().getInt("attempts"));
             assertTrue(d.arrivedNanos() >= previous);
