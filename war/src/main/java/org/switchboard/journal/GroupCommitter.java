@@ -262,11 +262,11 @@ public final class GroupCommitter implements AutoCloseable {
             batchesCommitted++;
         }
         List<Pending> done = List.copyOf(batch);
-        Runnable complete = () -> {
+        Runnable complete = () -> CompletionBatch.run(() -> {
             for (int i = 0; i < done.size(); i++) {
                 done.get(i).future.complete(seqs[i]);
             }
-        };
+        });
         try {
             completions.execute(complete);
         } catch (RuntimeException rejected) {

@@ -7,8 +7,9 @@ import org.switchboard.synapse.wire.HubFrames;
 
 /**
  * What every SYNAPSE service shares: settings, frame builder, connection registry, the journal
- * ({@code null} on a hub without one), counters, an executor for blocking journal reads and one
- * for publishing after commits.
+ * ({@code null} on a hub without one), counters, an executor for blocking journal reads, and where a
+ * chat's fan-out runs once its commit completed ({@code publish}: in the server, directly on the
+ * journal's completion thread; tests pass a queue to reorder it against journal reads).
  */
 public record SynapseContext(SynapseSettings settings, HubFrames frames, ConnectionRegistry registry,
                              Journal journal, SynapseCounters counters, Executor blocking, Executor publish) {

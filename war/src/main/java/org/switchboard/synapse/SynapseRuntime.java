@@ -51,7 +51,6 @@ public class SynapseRuntime {
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
-    private ExecutorService publish;
     private volatile IdleTimerBypass sessionTimers;
     private volatile Boolean postureRefuses;
 
@@ -110,8 +109,9 @@ public class SynapseRuntime {
         }
         timers = Executors.newSingleThreadScheduledExecutor(threadFactory);
         blocking = Executors.newFixedThreadPool(4, threadFactory);
-        publish = Executors.newFixedThreadPool(2, threadFactory);
-        SynapseHub built = new SynapseHub(settings, journal, HubFrames::wallClock, blocking, publish, () -> {
+        // fan-out runs on the journal's completion thread, inside the group commit's CompletionBatch,
+        // so the frames one commit sends to a socket leave in one write (and no hand-off per chat)
+        SynapseHub built = new SynapseHub(settings, journal, HubFrames::wallClock, blocking, Runnable::run, () -> {
             List<StateSnapshotContributor> list = new ArrayList<>();
             contributors.forEach(list::add);
             return list;
@@ -178,7 +178,7 @@ public class SynapseRuntime {
                 connection.close(1001, "hub shutting down");
             }
         }
-        for (ExecutorService executor : new ExecutorService[] {timers, blocking, publish, sessionTimers}) {
+        for (ExecutorService executor : new ExecutorService[] {timers, blocking, sessionTimers}) {
             if (executor != null) {
                 executor.shutdownNow();
             }

@@ -155,7 +155,7 @@ public final class ChatService {
         }
         long escalationCount = deadLetterCount;
         if (ctx.hasJournal()) {
-            // fan out on the publish pool, never on the journal's commit thread
+            // fan out where the context says (the journal's completion thread in the server), never on its writer
             committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
         }
         out.connection().inOrder(committed, seq -> publish(out, recipients, seq, escalationCount))

@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.journal.CompletionBatch;
 import org.switchboard.synapse.wire.CloseCodes;
 
 /**
@@ -92,7 +93,10 @@ public final class WebSocketPeer implements Peer {
             return written;
         }
         queue.add(new Outbound(text, written));
-        drain();
+        // inside a group commit's completions, written once they all ran: many chats, one write
+        if (!CompletionBatch.defer(this, this::drain)) {
+            drain();
+        }
         return written;
     }
 
