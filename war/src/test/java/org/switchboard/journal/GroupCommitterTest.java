@@ -84,6 +84,14 @@ class GroupCommitterTest {
         return List.of(new JournalEvent.Draft(kind, payload(i)));
     }
 
+    /** Submits one append and holds its commit in the sink until the test opens {@code sink.gate}. */
+    private CompletableFuture<long[]> holdFirstCommit(int i) throws InterruptedException {
+        sink.gate = new CountDownLatch(1);
+        CompletableFuture<long[]> held = committer.submit(one("chat", i), List.of());
+        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        return held;
+    }
+
     @Test
     void firstAppendAfterRestartContinuesFromTheStoredMaximum() throws Exception {
         start(GroupCommitPolicy.DEFAULT, 41);
@@ -205,9 +213,7 @@ class GroupCommitterTest {
     @Test
     void flushedCompletesOnlyAfterEveryEarlierAppendCommittedAndWritesNothingItself() throws Exception {
         start(GroupCommitPolicy.DEFAULT, 0);
-        sink.gate = new CountDownLatch(1);
-        CompletableFuture<long[]> held = committer.submit(one("chat", 1), List.of());
-        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        CompletableFuture<long[]> held = holdFirstCommit(1);
         CompletableFuture<long[]> queued = committer.submit(one("chat", 2), List.of());
         CompletableFuture<Void> flushed = committer.flushed();
         Thread.sleep(50);
@@ -237,9 +243,7 @@ class GroupCommitterTest {
     @Test
     void aFailingAppendFailsAloneAndItsSeqsAreNeverReused() throws Exception {
         start(GroupCommitPolicy.DEFAULT, 0);
-        sink.gate = new CountDownLatch(1);
-        CompletableFuture<long[]> blocker = committer.submit(one("chat", 0), List.of());
-        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        CompletableFuture<long[]> blocker = holdFirstCommit(0);
         // These queue up behind the held commit and are drained together as one batch.
         CompletableFuture<long[]> before = committer.submit(one("chat", 1), List.of());
         CompletableFuture<long[]> poison = committer.submit(one("poison", 2), List.of());
@@ -327,9 +331,7 @@ class GroupCommitterTest {
     @Test
     void aFullQueueRefusesNewAppendsInsteadOfGrowingWithoutBound() throws Exception {
         start(new GroupCommitPolicy(2, 4, 1_000_000), 0);
-        sink.gate = new CountDownLatch(1);
-        CompletableFuture<long[]> held = committer.submit(one("chat", 0), List.of());
-        assertTrue(sink.entered.await(5, TimeUnit.SECONDS));
+        CompletableFuture<long[]> held = holdFirstCommit(0);
         List<CompletableFuture<long[]>> queued = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             queued.add(committer.submit(one("chat", i), List.of()));

@@ -73,25 +73,34 @@ public class WebhookSweeper {
         }
     }
 
+    /**
+     * The line a sweep logs, or null when it recovered nothing: in a healthy hub each message or delivery
+     * it finds had lost its work-queue item, so an operator should see it.
+     */
+    static String recoveryReport(int unopened, int overdue) {
+        if (unopened == 0 && overdue == 0) {
+            return null;
+        }
+        return "webhook recovery sweep: found " + unopened + " messages never opened, woke " + overdue + " overdue ones";
+    }
+
     void sweep() {
         try {
             long now = System.currentTimeMillis();
-            int opened = 0;
+            int unopened = 0;
             for (long agentId : store.webhookAgents()) {
                 for (DeliveryStore.Waiting w : store.waitingFor(agentId, now - GRACE_MILLIS, BATCH)) {
                     dispatcher.open(w);
-                    opened++;
+                    unopened++;
                 }
             }
             List<WorkItem> overdue = store.overdue(now, GRACE_MILLIS, BATCH);
             for (WorkItem item : overdue) {
                 queue.submit(WebhookDispatcher.KIND, item.toJson(), Duration.ZERO);
             }
-            if (opened > 0 || !overdue.isEmpty()) {
-                // nothing to do here in a healthy hub: each of these had lost its work-queue item
-                int first = opened;
-                LOG.info(() -> "webhook recovery sweep: found " + first + " messages never opened, woke "
-                        + overdue.size() + " overdue ones");
+            String report = recoveryReport(unopened, overdue.size());
+            if (report != null) {
+                LOG.info(report);
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "webhook recovery sweep failed; retrying at the next interval", e);
