@@ -245,6 +245,21 @@ class RedsynRefusalsIT {
                 "a 1 MB subscription body");
     }
 
+    @Test
+    void aFiveMegabyteZipStillFitsTheStreamingBound() {
+        byte[] zip = new byte[5 * 1024 * 1024];
+        new java.util.Random(14).nextBytes(zip);
+        zip[0] = 'P';
+        zip[1] = 'K';
+        String base64 = java.util.Base64.getEncoder().encodeToString(zip);
+        JsonObject send = Relay.merge(Relay.request(AGENT, AGENT, "the whole zip"), "files", obj("zip", base64));
+        Reply r = c.post("/v1/messages", joel, send);
+        assertTrue(r.status() / 100 == 2, "a 5 MB zip is within the protocol: " + r);
+        JsonObject tooBig = Relay.merge(Relay.request(AGENT, AGENT, "one byte too many"), "files",
+                obj("zip", java.util.Base64.getEncoder().encodeToString(new byte[5 * 1024 * 1024 + 1])));
+        assertRefusal(413, c.post("/v1/messages", joel, tooBig), "a zip of 5 MB + 1 byte");
+    }
+
     private static void chunk(OutputStream out, byte[] data) throws IOException {
         out.write((Integer.toHexString(data.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(data);

@@ -8,7 +8,8 @@ import org.switchboard.redsyn.RedsynException;
 /**
  * Reads a REDSYN request body through to the JSON parser and refuses it the moment it breaks a bound,
  * so nothing unbounded is ever buffered or parsed: more bytes than allowed (413), nesting deeper than
- * allowed or a number literal longer than allowed (400), a top-level value that is not an object (422).
+ * allowed or a number literal longer than allowed (400), a complete top-level value that is not an object
+ * (422; an incomplete one is left to the parser's 400).
  * One linear pass over the bytes; structural characters are ASCII, so UTF-8 needs no decoding here.
  * The value of a top-level {@code files} member has its own budget (the base64 zip of a send).
  */
@@ -31,6 +32,13 @@ public final class JsonBodyGuard extends FilterInputStream {
     private boolean started;
     /** The top-level value has ended: only whitespace may follow. */
     private boolean ended;
+    /**
+     * The top-level value is not an object: its first byte, refused (422) once the value is complete,
+     * so that malformed JSON stays the parser's 400.
+     */
+    private byte notObject;
+    private int literalLength;
+    private boolean topNumber;
     private int depth;
     private boolean inString;
     private boolean escaped;
@@ -53,6 +61,8 @@ public final class JsonBodyGuard extends FilterInputStream {
         int b = super.read();
         if (b >= 0) {
             scan((byte) b);
+        } else {
+            end();
         }
         return b;
     }
@@ -63,7 +73,16 @@ public final class JsonBodyGuard extends FilterInputStream {
         for (int i = 0; i < n; i++) {
             scan(buffer[offset + i]);
         }
+        if (n < 0) {
+            end();
+        }
         return n;
+    }
+
+    private void end() {
+        if (topNumber) {
+            throw notAnObject();
+        }
     }
 
     @Override
@@ -112,6 +131,9 @@ public final class JsonBodyGuard extends FilterInputStream {
                 nameMatch = -1;
             } else if (b == '"') {
                 inString = false;
+                if (notObject != 0 && depth == 0) {
+                    throw notAnObject();
+                }
                 if (readingName) {
                     readingName = false;
                     lastNameIsFiles = nameMatch == FILES.length;
@@ -123,6 +145,9 @@ public final class JsonBodyGuard extends FilterInputStream {
         }
         if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
             numberRun = 0;
+            if (topNumber) {
+                throw notAnObject();
+            }
             return;
         }
         if (ended) {
@@ -131,13 +156,21 @@ public final class JsonBodyGuard extends FilterInputStream {
         if (!started) {
             started = true;
             if (b != '{' && startsJsonValue(b)) {
-                throw RedsynException.unprocessable("the body must be a JSON object");
+                notObject = b;
             }
+        }
+        if (depth == 0 && (notObject == 't' || notObject == 'n' || notObject == 'f')) {
+            // null, true, false: complete after their last letter
+            if (++literalLength == (notObject == 'f' ? 5 : 4)) {
+                throw notAnObject();
+            }
+            return;
         }
         if ((b >= '0' && b <= '9') || b == '-' || b == '+' || b == '.' || b == 'e' || b == 'E') {
             if (++numberRun > limits.maxNumberChars()) {
                 throw RedsynException.badRequest("invalid JSON: a number longer than " + limits.maxNumberChars() + " characters");
             }
+            topNumber = depth == 0 && notObject != 0;
             return;
         }
         numberRun = 0;
@@ -160,6 +193,9 @@ public final class JsonBodyGuard extends FilterInputStream {
             case '}', ']' -> {
                 depth--;
                 if (depth <= 0) {
+                    if (notObject != 0) {
+                        throw notAnObject();
+                    }
                     inFilesValue = false;
                     ended = true;
                 }
@@ -167,7 +203,7 @@ public final class JsonBodyGuard extends FilterInputStream {
             case ':' -> {
                 if (depth == 1) {
                     nameNext = false;
-                    inFilesValue = lastNameIsFiles;
+                    inFilesValue = lastNameIsFiles && limits.maxFilesBytes() > 0;
                 }
             }
             case ',' -> {
@@ -181,6 +217,10 @@ public final class JsonBodyGuard extends FilterInputStream {
                 // letters of true/false/null, or bytes the parser will refuse
             }
         }
+    }
+
+    private static RedsynException notAnObject() {
+        return RedsynException.unprocessable("the body must be a JSON object");
     }
 
     private static boolean startsJsonValue(byte b) {

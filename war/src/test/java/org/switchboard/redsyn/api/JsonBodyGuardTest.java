@@ -82,9 +82,12 @@ class JsonBodyGuardTest {
             assertEquals(422, e.status(), body);
             assertEquals("the body must be a JSON object", e.getMessage());
         }
-        // an empty body and text that is no JSON at all are left to the parser (and the call's own rules)
+        // an empty body, text that is no JSON at all and an unfinished value are left to the parser's 400
         assertEquals(0, readAll("", LIMITS).length);
         assertEquals(3, readAll("xyz", LIMITS).length);
+        assertEquals(5, readAll("[1, 2", LIMITS).length);
+        assertEquals(3, readAll("nul", LIMITS).length);
+        assertEquals(4, readAll("\"abc", LIMITS).length);
     }
 
     @Test
@@ -106,6 +109,8 @@ class JsonBodyGuardTest {
         assertEquals(413, refusal("{\"files\": {\"zip\": \"" + "A".repeat(6_000) + "\"}}", send).status());
         // after the files member, the other members are counted again
         assertEquals(413, refusal("{\"files\": {\"zip\": \"AAAA\"}, \"text\": \"" + "x".repeat(200) + "\"}", send).status());
+        // without a files budget (every call but a send), files is a member like any other
+        assertEquals(14, readAll("{\"files\": 123}", LIMITS).length);
         // a string value "files" is not a member name
         assertEquals(413, refusal("{\"a\": \"files\", \"b\": \"" + zip + "\"}", send).status());
     }
@@ -121,7 +126,13 @@ class JsonBodyGuardTest {
     @Test
     void singleByteReadsAreScannedToo() throws IOException {
         JsonBodyGuard guard = new JsonBodyGuard(new ByteArrayInputStream("[1]".getBytes(StandardCharsets.UTF_8)), LIMITS);
-        assertEquals(422, assertThrows(RedsynException.class, guard::read).status());
+        assertEquals('[', guard.read());
+        assertEquals('1', guard.read());
+        assertEquals(422, assertThrows(RedsynException.class, guard::read).status(), "refused at the closing bracket");
+        JsonBodyGuard number = new JsonBodyGuard(new ByteArrayInputStream("42".getBytes(StandardCharsets.UTF_8)), LIMITS);
+        assertEquals('4', number.read());
+        assertEquals('2', number.read());
+        assertEquals(422, assertThrows(RedsynException.class, number::read).status(), "refused at the end of the number");
         JsonBodyGuard skipping = new JsonBodyGuard(new ByteArrayInputStream(("{\"a\": \"" + "x".repeat(2_000) + "\"}")
                 .getBytes(StandardCharsets.UTF_8)), LIMITS);
         assertEquals(413, assertThrows(RedsynException.class, () -> skipping.skip(5_000)).status());
