@@ -2,6 +2,7 @@ package org.switchboard.redsyn.inbox;
 
 import org.switchboard.json.Jsons;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -64,6 +65,12 @@ public class InboxService {
 
     @Inject
     SealedReservations sealed;
+
+    /** Parses the give-back statement once, so a mistake in this rarely run update fails the first take, not a rare race. */
+    @PostConstruct
+    void checkQueries() {
+        em.createQuery(GIVE_BACK);
+    }
 
     /** Leases what is waiting (in order per session), up to the configured number of items. */
     public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
