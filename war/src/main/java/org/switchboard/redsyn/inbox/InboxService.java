@@ -2,7 +2,6 @@ package org.switchboard.redsyn.inbox;
 
 import org.switchboard.json.Jsons;
 
-import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
@@ -66,14 +65,17 @@ public class InboxService {
     @Inject
     SealedReservations sealed;
 
-    /** Parses the give-back statement once, so a mistake in this rarely run update fails the first take, not a rare race. */
-    @PostConstruct
-    void checkQueries() {
-        em.createQuery(GIVE_BACK);
-    }
+    /** Whether the give-back statement has been parsed yet (see {@link #take}). */
+    private volatile boolean giveBackParsed;
 
     /** Leases what is waiting (in order per session), up to the configured number of items. */
     public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
+        if (!giveBackParsed) {
+            // parsed in the first take's transaction (outside one, Payara's cleanup of the non-transactional
+            // entity manager broke the sweeper's thread), so a mistake in this rarely run update shows at once
+            em.createQuery(GIVE_BACK);
+            giveBackParsed = true;
+        }
         long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
