@@ -5,20 +5,29 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.Driver;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.journal.OfflineDatabase;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -26,6 +35,7 @@ import org.switchboard.itests.support.SynapseClient;
  * Data at rest: everything the hub and its launcher write under the data directory is owner-only
  * (files 0600, directories 0700), and the database password is in no generated file nor the log.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AtRestIT {
 
     /** A password that cannot occur by chance in any file, so finding it means it was written out. */
@@ -54,6 +64,7 @@ class AtRestIT {
     }
 
     @Test
+    @Order(1)
     void dataTreeIsOwnerOnly() throws IOException {
         List<String> exposed = new ArrayList<>();
         List<String> seen = new ArrayList<>();
@@ -78,6 +89,7 @@ class AtRestIT {
     }
 
     @Test
+    @Order(2)
     void passwordIsInNoGeneratedFileNorTheLog() throws IOException {
         List<String> leaking = new ArrayList<>();
         try (Stream<Path> paths = Files.walk(hub.dataDir().resolve("payara"))) {
@@ -93,11 +105,45 @@ class AtRestIT {
     }
 
     @Test
+    @Order(3)
     void restartedHubOpensItsDatabaseWithThePasswordFromTheEnvironment() {
         hub.restart(); // readiness includes the database check, so a wrong password fails here
         try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), "bob")) {
             assertEquals(1, historyOf(bob, "rest-1"), "the chat journalled before the restart is still there");
         }
+    }
+
+    @Test
+    @Order(4)
+    void theDatabaseWasCreatedWithThePasswordFromTheEnvironment() throws Exception {
+        // a reference Payara did not resolve would have become the password itself: open the file as an operator
+        hub.stop();
+        try (Connection connection = connect(PASSWORD)) {
+            assertTrue(connection.isValid(5));
+        }
+        SQLException refused = null;
+        try (Connection connection = connect("switchboard")) {
+            assertFalse(connection.isValid(5), "the default password must not open a database created with " + PASSWORD);
+        } catch (SQLException e) {
+            refused = e;
+        }
+        assertTrue(refused != null, "the default password opened the database");
+    }
+
+    /** The stopped hub's H2 file, opened with Payara's own H2 driver and the given password for {@code sa}. */
+    private static Connection connect(String password) throws Exception {
+        Method driverOf = OfflineDatabase.class.getDeclaredMethod("driver");
+        driverOf.setAccessible(true);
+        Driver driver = (Driver) driverOf.invoke(null);
+        Properties credentials = new Properties();
+        credentials.setProperty("user", "sa");
+        credentials.setProperty("password", password);
+        Connection connection = driver.connect("jdbc:h2:file:" + hub.dataDir().resolve("db/switchboard").toAbsolutePath()
+                + ";IFEXISTS=TRUE", credentials);
+        if (connection == null) {
+            throw new SQLException("driver refused the URL");
+        }
+        return connection;
     }
 
     /** History entries with this client_msg_id, asking again for a while: the chat is journalled asynchronously. */
