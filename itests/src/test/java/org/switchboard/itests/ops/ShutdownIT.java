@@ -8,6 +8,7 @@ import static org.switchboard.itests.redsyn.Relay.request;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -139,7 +140,25 @@ class ShutdownIT {
         assertFalse(acceptedRedsyn.isEmpty(), "REDSYN load is running");
         assertFalse(receivedChats.isEmpty(), "chat load is running");
 
+        // if the hub is still alive 6 s after SIGTERM, record what its threads are doing, for the failure report
+        long pid = relay.hub.pid();
+        StringBuilder lateDump = new StringBuilder();
+        Thread dumper = started(() -> {
+            try {
+                Thread.sleep(6000);
+                if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+                    Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "Thread.print").redirectErrorStream(true).start();
+                    lateDump.append(new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                }
+            } catch (Exception e) {
+                lateDump.append("no thread dump: ").append(e);
+            }
+        });
         Duration took = relay.hub.terminate(Duration.ofSeconds(60));
+        dumper.join(30_000);
+        if (lateDump.length() > 0) {
+            System.out.println("ShutdownIT: hub threads 6 s after SIGTERM:\n" + lateDump);
+        }
         running.set(false);
         for (Thread thread : load) {
             thread.join(TimeUnit.SECONDS.toMillis(30));
