@@ -69,7 +69,7 @@ public class SynapseEndpoint {
         Connection connection = connection(session);
         if (connection != null) {
             if (frameLimit.tooBig(text)) {
-                tooBig(connection);
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
                 return;
             }
             try {
@@ -101,7 +101,7 @@ public class SynapseEndpoint {
         Connection connection = connection(session);
         if (connection != null) {
             if (frameLimit.tooBig(bytes)) {
-                tooBig(connection);
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
                 return;
             }
             try {
@@ -110,10 +110,6 @@ public class SynapseEndpoint {
                 quietBetweenFrames();
             }
         }
-    }
-
-    private static void tooBig(Connection connection) {
-        connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON); // logged by onClose
     }
 
     @OnMessage
