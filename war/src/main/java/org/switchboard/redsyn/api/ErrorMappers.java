@@ -143,7 +143,7 @@ public final class ErrorMappers {
                     return Errors.response(409, "conflicting concurrent change; retry with the same id");
                 }
             }
-            LOG.log(Level.WARNING, "REDSYN internal error", e);
+            LOG.log(Level.WARNING, "REDSYN internal error", org.switchboard.ops.LogSafe.failure(e));
             return Errors.response(500, "internal error");
         }
     }
