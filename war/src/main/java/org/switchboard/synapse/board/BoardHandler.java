@@ -56,7 +56,7 @@ public class BoardHandler implements VerbHandler {
                 default -> board.progress(in.frame(), sender, now, commit);
             };
             if (verdict.failure() != null) {
-                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + sender + " rolled back", verdict.failure());
+                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.ops.LogSafe.text(sender) + " rolled back", verdict.failure());
             }
             return verdict.mutation();
         }, error -> { });

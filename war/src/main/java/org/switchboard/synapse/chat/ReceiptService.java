@@ -106,7 +106,7 @@ public final class ReceiptService {
      */
     public void settle(long seq, String identity, Collection<String> roles) {
         PendingReceipts.Pending entry = pending.get(seq);
-        LOG.fine(() -> "settle " + seq + " by " + identity + ": " + entry);
+        LOG.fine(() -> "settle " + seq + " by " + org.switchboard.ops.LogSafe.text(identity) + ": " + org.switchboard.ops.LogSafe.text(entry));
         if (entry == null || !Addressing.isRecipient(entry.target(), identity, roles) || !pending.remove(entry)) {
             return;
         }
@@ -180,7 +180,7 @@ public final class ReceiptService {
 
     private void deliver(String sender, List<OutboxRow> rows) {
         Connection socket = ctx.registry().socketOf(sender);
-        LOG.fine(() -> "outbox delivery to " + sender + ": " + rows.size() + " rows, socket " + socket);
+        LOG.fine(() -> "outbox delivery to " + org.switchboard.ops.LogSafe.text(sender) + ": " + rows.size() + " rows, socket " + org.switchboard.ops.LogSafe.text(socket));
         if (socket == null || rows.isEmpty()) {
             return;
         }
