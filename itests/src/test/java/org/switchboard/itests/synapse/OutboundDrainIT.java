@@ -16,12 +16,14 @@ import org.switchboard.itests.support.SynapseClient;
 
 /**
  * Outbound back-pressure (§6.4): a client that stops reading while the hub has megabytes to send it
- * is closed once a write has not drained for 5 s, and nobody else is held up meanwhile. Run with
- * Payara's raw coalesced frame writes (the default) and with the standard send API they replace.
+ * is closed once a write has not drained for 5 s, or at once when more than {@code hub.outbound-max-bytes}
+ * (16 MiB) piles up for it, and nobody else is held up meanwhile. Run with Payara's raw coalesced frame
+ * writes (the default) and with the standard send API they replace.
  */
 class OutboundDrainIT {
 
     private static final Map<Boolean, HubServer> HUBS = new HashMap<>();
+    private static final java.util.Set<Boolean> SEEDED = new java.util.HashSet<>();
 
     @AfterAll
     static void stop() {
@@ -36,15 +38,28 @@ class OutboundDrainIT {
     @ParameterizedTest(name = "raw frame writes: {0}")
     @ValueSource(booleans = {true, false})
     void aSocketThatStopsReadingIsClosedAndOthersKeepTheirService(boolean rawFrameWrites) throws Exception {
+        // 6 answers of ~2 MB: within the outbound bound, so the drain deadline is what closes the socket
+        slowReaderIsClosed(rawFrameWrites, 6, 4.5, 12);
+    }
+
+    @ParameterizedTest(name = "raw frame writes: {0}")
+    @ValueSource(booleans = {true, false})
+    void aSocketThatLetsMoreThanTheOutboundBoundPileUpIsClosedAtOnce(boolean rawFrameWrites) throws Exception {
+        // 30 answers of ~2 MB: past the 16 MiB bound after a few, long before the 5 s deadline
+        slowReaderIsClosed(rawFrameWrites, 30, 0, 4);
+    }
+
+    private void slowReaderIsClosed(boolean rawFrameWrites, int requests, double atLeast, double atMost) throws Exception {
         HubServer hub = hub(rawFrameWrites);
         try (SynapseClient watcher = SynapseClient.register(hub.webSocketUri(), "drain/watcher");
              SynapseClient talker = SynapseClient.register(hub.webSocketUri(), "drain/talker")) {
-            // ~2 MB of public history first
+            // ~2 MB of public history first (once per hub: every answer below is then ~2 MB)
             String big = "x".repeat(100_000);
-            for (int i = 0; i < 20; i++) {
+            boolean seed = SEEDED.add(rawFrameWrites);
+            for (int i = 0; i < 20 && seed; i++) {
                 talker.send(SynapseClient.frame("chat", "all", big + i));
             }
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 20 && seed; i++) {
                 String payload = big + i;
                 watcher.expect(f -> "chat".equals(f.getString("type", "")) && payload.equals(f.getString("payload", "")),
                         Duration.ofSeconds(20));
@@ -56,7 +71,7 @@ class OutboundDrainIT {
                         && "drain/slow".equals(f.getString("agent", "")), Duration.ofSeconds(10));
                 // each answer carries the whole history: far more than the socket buffers hold, and never read
                 long asked = System.nanoTime();
-                for (int i = 0; i < 30; i++) {
+                for (int i = 0; i < requests; i++) {
                     slow.sendText("{\"type\":\"history_request\",\"sender\":\"drain/slow\",\"target\":\"System\",\"payload\":\"history\"}");
                 }
                 JsonObject left = watcher.expect(f -> "presence_update".equals(f.getString("type", ""))
@@ -64,8 +79,10 @@ class OutboundDrainIT {
                         Duration.ofSeconds(30));
                 double seconds = (System.nanoTime() - asked) / 1e9;
                 assertEquals("drain/slow", left.getString("agent"));
-                // the drain deadline (5 s, checked every second), not the keepalive's pong timeout (15-30 s after connecting)
-                assertTrue(seconds >= 4.5 && seconds <= 12, "closed by the 5 s drain deadline: after " + seconds + " s");
+                // the drain deadline (5 s, checked every second) or the outbound bound, not the keepalive's
+                // pong timeout (15-30 s after connecting)
+                assertTrue(seconds >= atLeast && seconds <= atMost, "closed after " + seconds + " s, expected "
+                        + atLeast + ".." + atMost + " s");
             }
             // the hub still serves everyone else
             talker.send(SynapseClient.frame("chat", "drain/watcher", "still here"));
