@@ -46,7 +46,10 @@ class HistoryFloodIT {
     private static final int PAYLOAD_CHARS = 1_000_000; // the stamped frame stays under the 1 MiB frame limit
     private static final int READERS = 8;
     private static final int RESUMERS = 4;
-    /** Heap the hub gets: the bounded hub fits with room to spare; whole-history replies of ~300 MB do not. */
+    /**
+     * Heap the hub gets (with the JVM's default collector, G1, as run-hub leaves it): the bounded hub fits with
+     * room to spare; 300 MB of retained chats and whole-history replies do not.
+     */
     private static final String HEAP = "-Xmx768m";
     private static final Duration ANSWER = Duration.ofSeconds(45);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
@@ -55,7 +58,7 @@ class HistoryFloodIT {
 
     @BeforeAll
     static void startAndFill() throws Exception {
-        hub = HubServer.start(HubServer.env("HUB_JAVA_OPTS", HEAP + " -XX:+UseParallelGC"));
+        hub = HubServer.start(HubServer.env("HUB_JAVA_OPTS", HEAP + " -Xlog:gc:file=target/hubs/history-flood-gc.log"));
         long started = System.nanoTime();
         String filler = "x".repeat(PAYLOAD_CHARS - 8);
         // one seeder, at most 4 chats ahead of their echoes: every bound socket gets every chat, and a

@@ -163,8 +163,8 @@ public final class ChannelService implements VerbHandler {
                 HistoryPages.Page page = HistoryPages.newest(c.history.newestFirst(), e -> true, n,
                         before == null ? HistoryPages.NEWEST : before,
                         ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "messages"));
-                socket.send(ReplyBudget.splice(envelope, page.markers("next_before_msg_id"), "messages",
-                        page.texts()));
+                socket.send(ReplyBudget.spliceEntries(envelope, page.markers("next_before_msg_id"), "messages",
+                        page.entries()));
             }
             default -> {
             }

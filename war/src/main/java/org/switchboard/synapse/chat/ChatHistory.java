@@ -64,11 +64,15 @@ public final class ChatHistory {
 
         /** The chat's text as relayed: the stored text with its {@code seq} (when it had one) added. */
         public String relayedText() {
+            return seq == NO_SEQ ? json : appendRelayed(new StringBuilder(json.length() + 24)).toString();
+        }
+
+        /** Appends {@link #relayedText()} to {@code out} without building it first (a reply copies each text once). */
+        public StringBuilder appendRelayed(StringBuilder out) {
             if (seq == NO_SEQ) {
-                return json;
+                return out.append(json);
             }
-            return new StringBuilder(json.length() + 24).append(json, 0, json.length() - 1)
-                    .append(",\"seq\":").append(seq).append('}').toString();
+            return out.append(json, 0, json.length() - 1).append(",\"seq\":").append(seq).append('}');
         }
 
         JsonObject relayed(JsonObject frame) {

@@ -33,6 +33,9 @@ import org.switchboard.synapse.wire.JsonFields;
 /** The read-only queries of §13: {@code who_request}, {@code history_request}, {@code state_request}, {@code resume_request}. */
 public final class QueryHandler implements VerbHandler {
 
+    /** Room kept in the reply budget for the history_snapshot around an inbox page (envelope, page members). */
+    private static final long INBOX_ENVELOPE_RESERVE = 8 * 1024;
+
     private final ChatService chat;
     private final MailboxService mailbox;
     private final Supplier<List<StateSnapshotContributor>> contributors;
@@ -52,7 +55,7 @@ public final class QueryHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         switch (in.type()) {
-            case "who_request" -> in.connection().send(who(in.sender(), ctx).toString());
+            case "who_request" -> in.connection().send(SnapshotTrim.fit(who(in.sender(), ctx), ctx.settings().replyBudget()).toString());
             case "history_request" -> history(in, ctx);
             case "state_request" -> in.connection().send(state(in, ctx).toString());
             case "resume_request" -> in.connection().send(resume(in, ctx));
@@ -117,7 +120,8 @@ public final class QueryHandler implements VerbHandler {
             String requestId = requestId(frame);
             List<String> roles = in.connection().roles();
             CompletableFuture.supplyAsync(() -> inboxQuery instanceof JsonObject q && requestId != null
-                            ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq())
+                            ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq(),
+                                    ctx.settings().replyBudget() - INBOX_ENVELOPE_RESERVE)
                             : Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("available", false)
                                     .add("identity", "").add("hub_id", ctx.frames().hubId())
                                     .add("reason", "invalid_query").build(), ctx.blocking())
@@ -161,7 +165,7 @@ public final class QueryHandler implements VerbHandler {
         HistoryPages.Page page = HistoryPages.newest(chat.history().newestFirst(), entryFilter(mustContain, filter), max,
                 before == null ? HistoryPages.NEWEST : before,
                 ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "history"));
-        in.connection().send(ReplyBudget.splice(envelope, page.markers("next_before_msg_id"), "history", page.texts()));
+        in.connection().send(ReplyBudget.spliceEntries(envelope, page.markers("next_before_msg_id"), "history", page.entries()));
     }
 
     /** An entry filter: the cheap text test first, then (only when there is one) the parsed-frame filter. */
@@ -217,7 +221,8 @@ public final class QueryHandler implements VerbHandler {
         for (StateSnapshotContributor contributor : contributors.get()) {
             contributor.contribute(in.sender(), snapshot);
         }
-        return reply.add("snapshot", snapshot).build();
+        return reply.add("snapshot", SnapshotTrim.fit(snapshot.build(), ctx.settings().replyBudget() - INBOX_ENVELOPE_RESERVE))
+                .build();
     }
 
     private String resume(InboundFrame in, SynapseContext ctx) {
@@ -227,7 +232,7 @@ public final class QueryHandler implements VerbHandler {
                 .add("since", cursor).build();
         HistoryPages.Page page = HistoryPages.after(chat.history().oldestFirst(), entryFilter(null, visibleTo(in, ctx)),
                 cursor, ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "messages"));
-        return ReplyBudget.splice(envelope, page.markers("next_since"), "messages", page.texts());
+        return ReplyBudget.spliceEntries(envelope, page.markers("next_since"), "messages", page.entries());
     }
 
     /** Private-directed mode: only broadcasts plus chats the requester sent or is an inbox recipient of (§7.4); null: all. */

@@ -55,10 +55,24 @@ public final class ReplyBudget {
      * {@code "truncated":true}, may be empty) and the array {@code arrayName} of the encoded {@code entries}.
      */
     public static String splice(JsonObject envelope, String markers, String arrayName, List<String> entries) {
+        List<ChatHistory.Entry> none = List.of();
+        return splice(envelope, markers, arrayName, none, entries);
+    }
+
+    /** As {@link #splice(JsonObject, String, String, List)}, for retained chats: each text is copied once, into the reply. */
+    public static String spliceEntries(JsonObject envelope, String markers, String arrayName, List<ChatHistory.Entry> entries) {
+        return splice(envelope, markers, arrayName, entries, List.of());
+    }
+
+    private static String splice(JsonObject envelope, String markers, String arrayName, List<ChatHistory.Entry> chats,
+                                 List<String> entries) {
         String head = envelope.toString();
         long length = head.length() + markers.length() + arrayName.length() + 8L;
         for (String entry : entries) {
             length += entry.length() + 1;
+        }
+        for (ChatHistory.Entry chat : chats) {
+            length += chat.json().length() + 25;
         }
         StringBuilder out = new StringBuilder((int) Math.min(Integer.MAX_VALUE - 8, length));
         out.append(head, 0, head.length() - 1);
@@ -73,6 +87,12 @@ public final class ReplyBudget {
                 out.append(',');
             }
             out.append(entries.get(i));
+        }
+        for (int i = 0; i < chats.size(); i++) {
+            if (i > 0) {
+                out.append(',');
+            }
+            chats.get(i).appendRelayed(out);
         }
         return out.append("]}").toString();
     }
