@@ -115,6 +115,20 @@ class WebSocketPeerBoundTest {
     }
 
     @Test
+    void aWriteStuckPastTheDrainDeadlineClosesWith1013AndDropsTheQueue() {
+        FakeSession fake = new FakeSession();
+        WebSocketPeer peer = new WebSocketPeer(fake.session(), "127.0.0.1", null, 1000);
+        peer.send("h".repeat(100));
+        CompletableFuture<Boolean> queued = peer.send("i".repeat(100));
+        long now = System.nanoTime();
+        peer.checkDrain(now);
+        assertNull(fake.closed, "within the deadline");
+        peer.checkDrain(now + WebSocketPeer.DRAIN_DEADLINE_NANOS + 1_000_000_000L);
+        assertEquals(1013, fake.closed.getCloseCode().getCode());
+        assertFalse(queued.join());
+    }
+
+    @Test
     void theCounterIsAdmitOrNothing() {
         OutboundBound bound = new OutboundBound(100);
         assertTrue(bound.admit(150), "an empty queue takes one frame of any size");
