@@ -123,10 +123,11 @@ class HistoryFloodIT {
                         : "{\"type\":\"resume_request\",\"sender\":\"" + client.name + "\",\"target\":\"System\",\"payload\":\"resume\",\"since\":0}");
             }
             List<String> problems = new ArrayList<>();
+            long answersDue = System.nanoTime() + ANSWER.toNanos(); // one deadline for all the answers
             for (int i = 0; i < clients.size(); i++) {
                 Lean client = clients.get(i);
                 String type = i < READERS ? "history_snapshot" : "resume_snapshot";
-                Answer answer = client.await(type, ANSWER);
+                Answer answer = client.await(type, Duration.ofNanos(Math.max(0, answersDue - System.nanoTime())));
                 if (answer == null) {
                     problems.add(client.name + ": no " + type + " within " + ANSWER + " (frames larger than "
                             + client.keepLimit + " bytes seen: " + client.oversized + ", closed " + client.closeCode + ")");
@@ -281,7 +282,11 @@ class HistoryFloodIT {
         }
 
         void send(String text) {
-            socket.sendText(text, true).join();
+            try {
+                socket.sendText(text, true).get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(name + ": send not taken within 30 s (/health: " + healthProbe() + ")", e);
+            }
         }
 
         /** The next kept frame of {@code wanted} type, or null after the timeout. */
