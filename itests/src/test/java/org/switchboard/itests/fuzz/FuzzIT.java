@@ -234,14 +234,18 @@ class FuzzIT {
                 count(statuses, Integer.toString(status));
                 if (status >= 500) {
                     fail("REDSYN " + status + " [" + r.bodyKind() + " body]", r.describe() + " -> " + preview(response.body()));
-                } else if (status >= 400 && !r.method().equals("HEAD") && !errorShape(response.body(), status)) {
+                } else if (status >= 400 && !r.method().equals("HEAD") && !r.path().contains("%00")
+                        && !errorShape(response.body(), status)) {
+                    // an encoded NUL in the path is refused by the HTTP listener before any application code
+                    // runs (400, no body): documented in redsyn-operator.md, and out of the application's reach
                     fail("REDSYN " + status + " answered with " + shape(response) + ", not {error,status}",
                             r.describe() + " -> " + preview(response.body()));
                 }
             } catch (IllegalArgumentException e) {
                 count(statuses, "refused-by-client");
             } catch (IOException e) {
-                fail("REDSYN no answer [" + r.bodyKind() + ", " + r.method() + "]", r.describe() + " -> " + e);
+                fail("REDSYN no answer [" + r.bodyKind() + ", " + r.method() + "]", r.describe() + " -> " + e
+                        + (r.body() == null ? "" : "; whole body: " + r.body().substring(0, Math.min(r.body().length(), 4000))));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -33,8 +33,12 @@ public class RedsynServletGuard extends HttpFilter {
             writeError(response, 400, refusal);
             return;
         }
+        if ("OPTIONS".equals(request.getMethod())) {
+            answerOptions(request, response, chain);
+            return;
+        }
         try {
-            chain.doFilter(forOptions(request), new HttpServletResponseWrapper(response) {
+            chain.doFilter(request, new HttpServletResponseWrapper(response) {
                 @Override
                 public void sendError(int status) throws IOException {
                     writeError(response, status, reason(status));
@@ -59,25 +63,69 @@ public class RedsynServletGuard extends HttpFilter {
     }
 
     /**
-     * An {@code OPTIONS} request is always answered with a 405 in JSON ({@link ErrorShape}); whatever it
-     * says it accepts must not leave that answer without a body, so it is shown as accepting JSON.
+     * {@code OPTIONS} always ends in a 405 ({@link ErrorShape} names the allowed methods), but on some
+     * resources the runtime sends it without a body; the answer is held (it is a few bytes) and given
+     * the error object when it comes back empty.
      */
-    private static HttpServletRequest forOptions(HttpServletRequest request) {
-        if (!"OPTIONS".equals(request.getMethod())) {
-            return request;
-        }
-        return new jakarta.servlet.http.HttpServletRequestWrapper(request) {
+    private static void answerOptions(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        java.io.ByteArrayOutputStream held = new java.io.ByteArrayOutputStream();
+        jakarta.servlet.ServletOutputStream sink = new jakarta.servlet.ServletOutputStream() {
             @Override
-            public String getHeader(String name) {
-                return "Accept".equalsIgnoreCase(name) ? "application/json" : super.getHeader(name);
+            public boolean isReady() {
+                return true;
             }
 
             @Override
-            public java.util.Enumeration<String> getHeaders(String name) {
-                return "Accept".equalsIgnoreCase(name)
-                        ? java.util.Collections.enumeration(java.util.List.of("application/json")) : super.getHeaders(name);
+            public void setWriteListener(jakarta.servlet.WriteListener listener) {
+                throw new IllegalStateException("an OPTIONS answer is written synchronously");
+            }
+
+            @Override
+            public void write(int b) {
+                held.write(b);
             }
         };
+        HttpServletResponseWrapper holding = new HttpServletResponseWrapper(response) {
+            @Override
+            public jakarta.servlet.ServletOutputStream getOutputStream() {
+                return sink;
+            }
+
+            @Override
+            public java.io.PrintWriter getWriter() {
+                return new java.io.PrintWriter(new java.io.OutputStreamWriter(sink, StandardCharsets.UTF_8), true);
+            }
+
+            @Override
+            public void flushBuffer() {
+                // held until the chain returns
+            }
+
+            @Override
+            public void sendError(int status) throws IOException {
+                setStatus(status);
+            }
+
+            @Override
+            public void sendError(int status, String message) throws IOException {
+                setStatus(status);
+            }
+        };
+        try {
+            chain.doFilter(request, holding);
+        } catch (IOException | ServletException | RuntimeException e) {
+            held.reset();
+            response.setStatus(405);
+        }
+        int status = response.getStatus() < 400 ? 405 : response.getStatus();
+        if (held.size() == 0) {
+            writeError(response, status, reason(status));
+        } else {
+            response.setContentLength(held.size());
+            held.writeTo(response.getOutputStream());
+            response.flushBuffer();
+        }
     }
 
     /** Why a request's framing or headers are refused before it reaches a resource, or null. */
