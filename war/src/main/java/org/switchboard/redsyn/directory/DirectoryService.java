@@ -15,9 +15,9 @@ import java.util.Locale;
 import java.util.Set;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Names;
-import org.switchboard.redsyn.api.VersionDates;
-import org.switchboard.redsyn.limit.Plan;
-import org.switchboard.redsyn.limit.PlanCatalog;
+import org.switchboard.redsyn.VersionDates;
+import org.switchboard.redsyn.plan.Plan;
+import org.switchboard.redsyn.plan.PlanCatalog;
 
 /**
  * Persons, nodes and tokens, organisations, teams, members and invitations. Writers are

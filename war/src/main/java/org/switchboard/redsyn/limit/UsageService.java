@@ -16,6 +16,7 @@ import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryService;
 import org.switchboard.redsyn.link.LinkService;
+import org.switchboard.redsyn.plan.Plan;
 
 /** {@code GET /orgs/{org}/usage}: what an organisation uses against its plan; and the daily message check. */
 @ApplicationScoped

@@ -19,7 +19,7 @@ import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryCache;
 import org.switchboard.redsyn.directory.DirectoryService;
 import org.switchboard.redsyn.directory.Membership;
-import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Organisation links: propose and accept, exposures, rules, revocation, the change log both sides

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.switchboard.json.Jsons;
 import org.switchboard.redsyn.RedsynConfig;
-import org.switchboard.redsyn.api.VersionDates;
+import org.switchboard.redsyn.VersionDates;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.DirectoryService;
 import org.switchboard.redsyn.message.DeliveryState;

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.limit;
+package org.switchboard.redsyn.plan;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.crypto;
+package org.switchboard.crypto;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

@@ -1,9 +1,10 @@
-package org.switchboard.redsyn.limit;
+package org.switchboard.redsyn.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
+import org.switchboard.redsyn.plan.Plan;
 
 class PlanTest {
 

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.sealed;
+package org.switchboard.redsyn.inbox;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.switchboard.redsyn.directory.NodeEntity;
 import org.switchboard.redsyn.inbox.LeaseRules;
 import org.switchboard.redsyn.keys.NodeKeyService;
+import org.switchboard.redsyn.message.AcceptedMessages;
 import org.switchboard.redsyn.message.Kind;
 import org.switchboard.redsyn.message.MessageEntity;
 
@@ -20,7 +21,7 @@ import org.switchboard.redsyn.message.MessageEntity;
  * same agent skips it when taking (it could not open it anyway).
  */
 @ApplicationScoped
-public class SealedReservations {
+public class SealedReservations implements AcceptedMessages {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -38,6 +39,7 @@ public class SealedReservations {
      * Called on the send path once the message is persisted, in the send's transaction (no interceptor
      * of its own: it is on every send, and almost always returns at once).
      */
+    @Override
     public void onAccepted(MessageEntity m, boolean encrypted) {
         if (!encrypted || m.getKind() != Kind.REQUEST) {
             return;

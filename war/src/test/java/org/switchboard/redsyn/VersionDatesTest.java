@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.api;
+package org.switchboard.redsyn;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.RedsynException;
+import org.switchboard.redsyn.VersionDates;
 
 class VersionDatesTest {
 

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.crypto;
+package org.switchboard.crypto;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,17 +11,18 @@ import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
+import org.switchboard.crypto.NodeKeys;
 
 /** Key encodings, Ed25519 against RFC 8032, P-256 point checks, base64url and fingerprints. */
-class NodeKeysTest {
+public class NodeKeysTest {
 
     // RFC 8032 section 7.1, TEST 1: secret key, public key, empty message, signature.
-    static final String RFC8032_SECRET = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
+    public static final String RFC8032_SECRET = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60";
     static final String RFC8032_PUBLIC = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a";
     static final String RFC8032_SIGNATURE = "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e06522490155"
             + "5fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b";
     /** The RFC 8032 public key in base64url, computed with coreutils (xxd | base64 | tr). */
-    static final String RFC8032_PUBLIC_B64URL = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
+    public static final String RFC8032_PUBLIC_B64URL = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 
     @Test
     void rfc8032Vector1VerifiesFromRawPublicKey() {

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.limit;
+package org.switchboard.redsyn.plan;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.limit;
+package org.switchboard.redsyn.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.switchboard.redsyn.plan.Plan;
+import org.switchboard.redsyn.plan.PlanTable;
 
 class PlanTableTest {
 

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.sealed;
+package org.switchboard.redsyn.inbox;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;

@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.api;
+package org.switchboard.redsyn;
 
 import java.util.List;
 import org.switchboard.redsyn.RedsynException;

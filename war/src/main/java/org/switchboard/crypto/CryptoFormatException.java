@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.crypto;
+package org.switchboard.crypto;
 
 /** Input that does not have the shape a REDSYN crypto rule requires; the message says what is wrong. */
 public class CryptoFormatException extends IllegalArgumentException {
