@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.plan.Plan;
 import org.switchboard.redsyn.plan.PlanTable;
-import org.switchboard.synapse.SynapseConfig;
+import org.switchboard.synapse.hub.SynapseConfig;
 
 /**
  * Keeps src/site/markdown/configuration.md the reference of every configuration key: each key the

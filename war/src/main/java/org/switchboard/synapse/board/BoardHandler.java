@@ -10,7 +10,6 @@ import java.util.logging.Logger;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.claims.CoordinationState;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.MutationFlow;
 
@@ -27,7 +26,7 @@ public class BoardHandler implements VerbHandler {
             "board_request");
 
     @Inject
-    CoordinationState state;
+    BoardState state;
 
     @Override
     public Set<String> types() {

@@ -8,7 +8,6 @@ import java.util.Set;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.claims.CoordinationState;
 import org.switchboard.synapse.idempotency.HubReply;
 
 /**
@@ -19,7 +18,7 @@ import org.switchboard.synapse.idempotency.HubReply;
 public class CapabilityHandler implements VerbHandler {
 
     @Inject
-    CoordinationState state;
+    CapabilityState state;
 
     @Override
     public Set<String> types() {

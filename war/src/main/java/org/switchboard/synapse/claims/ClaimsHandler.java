@@ -12,7 +12,7 @@ import org.switchboard.synapse.VerbHandler;
 import org.switchboard.synapse.idempotency.JournalCommit;
 import org.switchboard.synapse.idempotency.MutationCommit;
 import org.switchboard.synapse.idempotency.MutationFlow;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 
 /**
  * The claim verb family (§9): {@code claim}, {@code release}, {@code task_update}, {@code handoff},
@@ -29,7 +29,7 @@ public class ClaimsHandler implements VerbHandler {
             "wait_request");
 
     @Inject
-    CoordinationState state;
+    ClaimsState state;
 
     /** The singleton's rule objects, fetched once: they never change, and this saves EJB calls per frame. */
     private record Parts(ClaimBook book, MutationFlow flow, AtomicReference<CompletableFuture<long[]>> lastAppend) {

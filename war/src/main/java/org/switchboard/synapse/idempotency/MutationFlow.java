@@ -13,7 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 
 /**
  * The keyed-request flow shared by every coordination handler (§15): resolves {@code idem_key}

@@ -19,10 +19,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.chat.Addressing;
-import org.switchboard.synapse.chat.ReceiptService;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.addressing.Addressing;
+import org.switchboard.synapse.receipts.ReceiptService;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.JsonFields;
 
 /**

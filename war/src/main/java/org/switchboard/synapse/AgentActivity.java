@@ -1,4 +1,4 @@
-package org.switchboard.synapse.session;
+package org.switchboard.synapse;
 
 /** Liveness bookkeeping for one name (§4.8): last frame of any kind and last non-heartbeat reaction. */
 public final class AgentActivity {

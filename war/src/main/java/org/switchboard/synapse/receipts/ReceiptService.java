@@ -1,4 +1,4 @@
-package org.switchboard.synapse.chat;
+package org.switchboard.synapse.receipts;
 
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
@@ -12,9 +12,10 @@ import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.journal.OutboxRow;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.addressing.Addressing;
 
 /**
  * Delivery receipts (§7.8, §7.11): immediate verdicts, pending entries for negative directed
@@ -24,9 +25,9 @@ import org.switchboard.synapse.wire.JsonFields;
 public final class ReceiptService {
 
     private static final Logger LOG = Logger.getLogger(ReceiptService.class.getName());
-    static final String REASON_NO_ONLINE = "no_online_recipient";
-    static final String REASON_NO_LIVE = "no_live_recipient";
-    static final String REASON_TRANSPORT = "recipient_transport_unavailable";
+    public static final String REASON_NO_ONLINE = "no_online_recipient";
+    public static final String REASON_NO_LIVE = "no_live_recipient";
+    public static final String REASON_TRANSPORT = "recipient_transport_unavailable";
 
     private final SynapseContext ctx;
     private final PendingReceipts pending = new PendingReceipts();

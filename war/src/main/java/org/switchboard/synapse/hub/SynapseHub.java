@@ -1,4 +1,4 @@
-package org.switchboard.synapse;
+package org.switchboard.synapse.hub;
 
 import jakarta.json.JsonObject;
 import java.security.SecureRandom;
@@ -13,16 +13,20 @@ import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.chat.ChannelService;
 import org.switchboard.synapse.chat.ChatHandler;
 import org.switchboard.synapse.chat.ChatService;
-import org.switchboard.synapse.chat.ReceiptService;
+import org.switchboard.synapse.receipts.ReceiptService;
 import org.switchboard.synapse.mailbox.AckHandler;
 import org.switchboard.synapse.mailbox.MailboxService;
 import org.switchboard.synapse.query.QueryHandler;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.session.HeartbeatHandler;
 import org.switchboard.synapse.session.RegistrationHooks;
 import org.switchboard.synapse.session.RegistrationService;
 import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.SynapseCounters;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.StateSnapshotContributor;
 
 /**
  * Composition root of the SYNAPSE core in plain Java: builds the services and the dispatch table,

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.claims;
+package org.switchboard.synapse.coordination;
 
 import static org.switchboard.json.Jsons.PROVIDER;
 
@@ -9,9 +9,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseContextSource;
 import org.switchboard.synapse.StateSnapshotContributor;
-import org.switchboard.synapse.SynapseRuntime;
 import org.switchboard.synapse.resource.ResourceOffer;
+import org.switchboard.synapse.claims.ReleaseConfirmation;
 
 /**
  * Coordination's part of {@code state_snapshot} ({@code active_claims}, {@code resources}, §13.2)
@@ -24,7 +25,7 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
     CoordinationState state;
 
     @Inject
-    SynapseRuntime runtime;
+    SynapseContextSource hub;
 
     @Override
     public void contribute(String requester, JsonObjectBuilder snapshot) {
@@ -40,7 +41,7 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
 
     @Override
     public JsonObject releaseConfirmation(JsonValue probe, String sender) {
-        SynapseContext ctx = runtime.hub().context();
+        SynapseContext ctx = hub.context();
         return ReleaseConfirmation.evaluate(probe, sender, state.flow().ledger(),
                 ctx.hasJournal() ? ctx.journal()::at : null);
     }
@@ -75,6 +76,6 @@ public class CoordinationSnapshot implements StateSnapshotContributor {
     }
 
     private double now() {
-        return runtime.hub().context().frames().now();
+        return hub.context().frames().now();
     }
 }

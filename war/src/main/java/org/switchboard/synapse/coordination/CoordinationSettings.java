@@ -1,9 +1,10 @@
-package org.switchboard.synapse.claims;
+package org.switchboard.synapse.coordination;
 
 import org.switchboard.synapse.board.Blackboard;
 import org.switchboard.synapse.capability.CapabilityRegistry;
 import org.switchboard.synapse.idempotency.IdempotencyLedger;
 import org.switchboard.synapse.resource.ResourceOffers;
+import org.switchboard.synapse.claims.ClaimBook;
 
 /**
  * Operator limits of SYNAPSE coordination (claims, board, resources, capability cards, dark

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.session;
+package org.switchboard.synapse.hub;
 
 import jakarta.inject.Inject;
 import jakarta.websocket.CloseReason;
@@ -14,9 +14,11 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.switchboard.synapse.SynapseRuntime;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.session.WebSocketPeer;
+import org.switchboard.synapse.session.FrameSizeLimit;
 
 /**
  * The SYNAPSE WebSocket endpoint at the root path. Thin: wraps the session, then hands every

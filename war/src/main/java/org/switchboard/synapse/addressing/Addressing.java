@@ -1,4 +1,4 @@
-package org.switchboard.synapse.chat;
+package org.switchboard.synapse.addressing;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.chat;
+package org.switchboard.synapse.addressing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.ConnectionRegistry;
+import org.switchboard.synapse.addressing.Addressing;
 
 class AddressingTest {
 

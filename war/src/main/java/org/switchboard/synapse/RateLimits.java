@@ -1,4 +1,4 @@
-package org.switchboard.synapse.ratelimit;
+package org.switchboard.synapse;
 
 /**
  * The two optional frame rate limits of §5 (steps 3 and 17): frames per second and burst, per
@@ -21,7 +21,7 @@ public record RateLimits(double perSenderPerSecond, int perSenderBurst, double p
     }
 
     /** The burst actually used for a limit: the configured one, or one second's worth when 0. */
-    static int effectiveBurst(double perSecond, int burst) {
+    public static int effectiveBurst(double perSecond, int burst) {
         return burst > 0 ? burst : (int) Math.max(1, Math.ceil(perSecond));
     }
 }

@@ -1,4 +1,4 @@
-package org.switchboard.synapse;
+package org.switchboard.synapse.hub;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.switchboard.synapse.SynapseSettings;
 
 /**
  * The one place SYNAPSE reads configuration (MicroProfile Config, keys under {@code hub.*}, each
@@ -184,9 +185,10 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.idempotency.cache-size", defaultValue = "1024")
     int idempotencyCacheSize;
 
-    /** The coordination limits handed to the plain-Java rules. */
-    public org.switchboard.synapse.claims.CoordinationSettings coordination() {
-        return new org.switchboard.synapse.claims.CoordinationSettings(
+    /** The coordination limits handed to the plain-Java rules (produced for the coordination state). */
+    @jakarta.enterprise.inject.Produces
+    public org.switchboard.synapse.coordination.CoordinationSettings coordination() {
+        return new org.switchboard.synapse.coordination.CoordinationSettings(
                 new org.switchboard.synapse.claims.ClaimBook.Limits(claimsMaxPerPrincipal, claimsMaxPaths,
                         claimsDefaultLeaseSeconds, claimsMinLeaseSeconds, claimsMaxLeaseSeconds),
                 new org.switchboard.synapse.board.Blackboard.Limits(boardMaxNotes, boardMaxNotesPerAuthor,
@@ -244,8 +246,8 @@ public class SynapseConfig {
     int websocketWriteBufferBytes;
 
     /** The two frame rate limits handed to the dispatcher. */
-    public org.switchboard.synapse.ratelimit.RateLimits rateLimits() {
-        return new org.switchboard.synapse.ratelimit.RateLimits(rateLimitPerSender, rateLimitPerSenderBurst,
+    public org.switchboard.synapse.RateLimits rateLimits() {
+        return new org.switchboard.synapse.RateLimits(rateLimitPerSender, rateLimitPerSenderBurst,
                 rateLimitPerHost, rateLimitPerHostBurst);
     }
 

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.claims;
+package org.switchboard.synapse.coordination;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.idempotency.HubReply;
+import org.switchboard.synapse.coordination.DarkSeatWatch;
 
 class DarkSeatWatchTest {
 

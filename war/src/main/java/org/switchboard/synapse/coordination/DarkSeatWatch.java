@@ -1,4 +1,4 @@
-package org.switchboard.synapse.claims;
+package org.switchboard.synapse.coordination;
 
 import static org.switchboard.json.Jsons.PROVIDER;
 
@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.switchboard.synapse.idempotency.HubReply;
+import org.switchboard.synapse.claims.ClaimBook;
 
 /**
  * The dark-seat rule (synapse-core §14): an identity that owns live work (unexpired claims, or

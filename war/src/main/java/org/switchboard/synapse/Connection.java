@@ -1,4 +1,4 @@
-package org.switchboard.synapse.session;
+package org.switchboard.synapse;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -53,7 +53,7 @@ public final class Connection {
         return name;
     }
 
-    void name(String value) {
+    public void name(String value) {
         name = value;
     }
 
@@ -65,7 +65,7 @@ public final class Connection {
         return firstFrameHandled;
     }
 
-    void firstFrameHandled(boolean value) {
+    public void firstFrameHandled(boolean value) {
         firstFrameHandled = value;
     }
 
@@ -74,7 +74,7 @@ public final class Connection {
         return superseded;
     }
 
-    void superseded(boolean value) {
+    public void superseded(boolean value) {
         superseded = value;
     }
 
@@ -117,7 +117,7 @@ public final class Connection {
         return quotaPrincipal;
     }
 
-    void quotaPrincipal(String value) {
+    public void quotaPrincipal(String value) {
         quotaPrincipal = value;
     }
 

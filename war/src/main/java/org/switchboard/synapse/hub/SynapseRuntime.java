@@ -1,4 +1,4 @@
-package org.switchboard.synapse;
+package org.switchboard.synapse.hub;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -17,10 +17,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.Journal;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.session.IdleTimerBypass;
 import org.switchboard.synapse.session.WebSocketPeer;
 import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseContextSource;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.StateSnapshotContributor;
 
 /**
  * Container wrapper of the SYNAPSE core: builds {@link SynapseHub} at application start-up with
@@ -28,7 +33,7 @@ import org.switchboard.synapse.wire.HubFrames;
  * contributors found as CDI beans; replays the journal; runs the keepalive and drain-deadline timers.
  */
 @ApplicationScoped
-public class SynapseRuntime {
+public class SynapseRuntime implements SynapseContextSource {
 
     private static final Logger LOG = Logger.getLogger(SynapseRuntime.class.getName());
     private static final long PING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(15);
@@ -80,6 +85,12 @@ public class SynapseRuntime {
     /** True once the hub is built and its journal replayed (readiness), without triggering the build. */
     public boolean started() {
         return hub != null;
+    }
+
+    /** The hub's context (the hub is built and replayed on first use). */
+    @Override
+    public SynapseContext context() {
+        return hub().context();
     }
 
     /** The hub, built and replayed on first use. */

@@ -1,4 +1,4 @@
-package org.switchboard.synapse;
+package org.switchboard.synapse.hub;
 
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
@@ -16,11 +16,14 @@ import java.util.function.IntSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.synapse.ratelimit.FrameRateLimits;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.session.RegistrationService;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.FrameDecoder;
 import org.switchboard.synapse.wire.HubStrings;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SynapseContext;
 
 /**
  * The inbound frame pipeline of §5: bounded decode, object and routing-field checks, defaults,

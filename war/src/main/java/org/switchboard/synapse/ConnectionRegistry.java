@@ -1,4 +1,4 @@
-package org.switchboard.synapse.session;
+package org.switchboard.synapse;
 
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.session;
+package org.switchboard.synapse.hub;
 
 import jakarta.inject.Inject;
 import jakarta.servlet.FilterChain;
@@ -11,8 +11,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import org.switchboard.synapse.SynapseConfig;
 import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.session.ContainerWriteBuffer;
+import org.switchboard.synapse.session.HandshakeGuard;
 
 /**
  * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host

@@ -1,4 +1,4 @@
-package org.switchboard.synapse;
+package org.switchboard.synapse.hub;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +7,12 @@ import jakarta.json.JsonObject;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.switchboard.synapse.hub.SynapseDispatcher;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.TestHub;
+import org.switchboard.synapse.InMemoryJournal;
 
 class SynapseDispatcherTest {
 

@@ -1,8 +1,10 @@
-package org.switchboard.synapse.claims;
+package org.switchboard.synapse.coordination;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Local;
+import jakarta.ejb.LocalBean;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -21,9 +23,12 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
-import org.switchboard.synapse.SynapseConfig;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.SynapseContextSource;
+import org.switchboard.synapse.board.BoardState;
+import org.switchboard.synapse.capability.CapabilityState;
+import org.switchboard.synapse.claims.ClaimsState;
+import org.switchboard.synapse.resource.ResourceState;
 import org.switchboard.synapse.board.Blackboard;
 import org.switchboard.synapse.capability.CapabilityRegistry;
 import org.switchboard.synapse.capability.CardVerifier;
@@ -34,6 +39,7 @@ import org.switchboard.synapse.idempotency.InMemoryOperationStore;
 import org.switchboard.synapse.idempotency.MutationFlow;
 import org.switchboard.synapse.idempotency.OperationRecord;
 import org.switchboard.synapse.resource.ResourceOffers;
+import org.switchboard.synapse.claims.ClaimBook;
 
 /**
  * The EJB singleton that owns SYNAPSE coordination state: one {@link ClaimBook}, {@link Blackboard},
@@ -48,7 +54,9 @@ import org.switchboard.synapse.resource.ResourceOffers;
 @Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
-public class CoordinationState {
+@LocalBean
+@Local({ClaimsState.class, BoardState.class, CapabilityState.class, ResourceState.class})
+public class CoordinationState implements ClaimsState, BoardState, CapabilityState, ResourceState {
 
     private static final Logger LOG = Logger.getLogger(CoordinationState.class.getName());
     private static final int PAGE = 2000;
@@ -58,10 +66,11 @@ public class CoordinationState {
             "ledger_task", "ledger_progress", "resource", CapabilityRegistry.REGISTRATION_EVENT, OperationRecord.EVENT_KIND);
 
     @Inject
-    SynapseRuntime runtime;
+    SynapseContextSource hub;
 
+    /** The operator's limits, produced by the hub's configuration. */
     @Inject
-    SynapseConfig config;
+    CoordinationSettings settings;
 
     // built from the operator's limits in start(), before any verb is served
     private Blackboard board;
@@ -76,7 +85,6 @@ public class CoordinationState {
 
     @PostConstruct
     void start() {
-        CoordinationSettings settings = config.coordination();
         board = new Blackboard(settings.board());
         book = new ClaimBook(settings.claims(), board::acceptCommitted);
         capabilities = new CapabilityRegistry(cardVerifier(settings), settings.liveCardTtlSeconds(),
@@ -84,7 +92,7 @@ public class CoordinationState {
         resources = new ResourceOffers(settings.maxOffersPerAgent(), settings.offerTtlSeconds());
         flow = new MutationFlow(new IdempotencyLedger(new InMemoryOperationStore(), settings.idempotencyCacheSize()));
         darkSeats = new DarkSeatWatch(settings.darkSeatGraceSeconds());
-        SynapseContext ctx = runtime.hub().context();
+        SynapseContext ctx = hub.context();
         long started = System.nanoTime();
         int[] count = {0};
         if (ctx.hasJournal()) {
@@ -138,31 +146,37 @@ public class CoordinationState {
     }
 
     /** The claim book. */
+    @Override
     public ClaimBook book() {
         return book;
     }
 
     /** The blackboard. */
+    @Override
     public Blackboard board() {
         return board;
     }
 
     /** The capability registry. */
+    @Override
     public CapabilityRegistry capabilities() {
         return capabilities;
     }
 
     /** The resource offers. */
+    @Override
     public ResourceOffers resources() {
         return resources;
     }
 
     /** The keyed-mutation flow (and its idempotency ledger). */
+    @Override
     public MutationFlow flow() {
         return flow;
     }
 
     /** Holder of the latest ordered claim append; the handler sets it under the claim book's lock. */
+    @Override
     public AtomicReference<CompletableFuture<long[]>> lastClaimAppend() {
         return lastClaimAppend;
     }
@@ -171,8 +185,9 @@ public class CoordinationState {
      * An ordered claim append failed after the book applied it: wait until every earlier append
      * settled, then rebuild the book from the journal while holding its lock (journal = truth).
      */
+    @Override
     public void claimAppendLost(Throwable cause) {
-        SynapseContext ctx = runtime.hub().context();
+        SynapseContext ctx = hub.context();
         if (!ctx.hasJournal()) {
             return;
         }
@@ -197,7 +212,7 @@ public class CoordinationState {
     @Schedule(second = "*/5", minute = "*", hour = "*", persistent = false)
     void sweep() {
         try {
-            SynapseContext ctx = runtime.hub().context();
+            SynapseContext ctx = hub.context();
             double now = ctx.frames().now();
             book.expire(now);
             resources.expire(now);

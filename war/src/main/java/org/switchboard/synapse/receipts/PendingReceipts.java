@@ -1,4 +1,4 @@
-package org.switchboard.synapse.chat;
+package org.switchboard.synapse.receipts;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
