@@ -74,21 +74,28 @@ public class ClaimsHandler implements VerbHandler {
             // parsed inside the rule: the flow has already refused a keyed frame that is not canonical JSON
             case "release" -> flow.run(in, ctx, false, (commit, now) -> book.release(ReleaseRequest.from(frame, sender),
                     sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
-            case "task_update" -> flow.run(in, ctx, false, (commit, now) ->
-                    book.taskUpdate(frame, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
-            case "checkpoint" -> flow.run(in, ctx, false, (commit, now) ->
-                    book.checkpoint(frame, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            case "task_update" -> {
+                TaskUpdateRequest request = TaskUpdateRequest.from(frame);
+                flow.run(in, ctx, false, (commit, now) ->
+                        book.taskUpdate(request, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            }
+            case "checkpoint" -> {
+                CheckpointRequest request = CheckpointRequest.from(frame);
+                flow.run(in, ctx, false, (commit, now) ->
+                        book.checkpoint(request, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            }
             case "handoff" -> {
-                String to = FrameFields.raw(frame, "to_agent", "target").strip();
+                HandoffRequest request = HandoffRequest.from(frame);
+                String to = request.to();
                 Connection recipient = to.isEmpty() ? null : ctx.registry().socketOf(to);
                 String recipientPrincipal = recipient == null ? "" : quotaPrincipal(recipient);
-                flow.run(in, ctx, false, (commit, now) -> book.handoff(frame, sender,
+                flow.run(in, ctx, false, (commit, now) -> book.handoff(request, sender,
                         name -> ctx.registry().socketOf(name) != null, recipientPrincipal, now, ordered(commit, lastAppend))
                         .mutation(), state::claimAppendLost);
             }
             case "wait_request" -> {
                 double now = ctx.frames().now();
-                ClaimVerdict verdict = book.waitFor(frame, sender, now);
+                ClaimVerdict verdict = book.waitFor(WaitRequest.from(frame), sender, now);
                 MutationFlow.publish(verdict.mutation().replies(), null, in.connection(), sender, now,
                         ctx.frames().hubId(), ctx);
             }
