@@ -50,9 +50,9 @@ public class BoardHandler implements VerbHandler {
         }
         state.flow().run(in, ctx, true, (commit, now) -> {
             BoardVerdict verdict = switch (in.type()) {
-                case "ledger_task" -> board.declare(in.frame(), sender, now, commit);
-                case "ledger_task_update" -> board.update(in.frame(), sender, now, commit);
-                default -> board.progress(in.frame(), sender, now, commit);
+                case "ledger_task" -> board.declare(LedgerTaskRequest.from(in.frame()), sender, now, commit);
+                case "ledger_task_update" -> board.update(LedgerTaskUpdateRequest.from(in.frame()), sender, now, commit);
+                default -> board.progress(LedgerProgressRequest.from(in.frame()), sender, now, commit);
             };
             if (verdict.failure() != null) {
                 LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + sender + " rolled back", verdict.failure());

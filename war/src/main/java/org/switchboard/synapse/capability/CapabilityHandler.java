@@ -40,7 +40,8 @@ public class CapabilityHandler implements VerbHandler {
             in.connection().send(reply.toFrame(in.sender(), now, ctx.frames().hubId()).toString());
             return;
         }
+        AdvertiseRequest request = AdvertiseRequest.from(in.frame());
         state.flow().run(in, ctx, true,
-                (commit, now) -> registry.advertise(in.frame(), in.sender(), now, commit).mutation(), error -> { });
+                (commit, now) -> registry.advertise(request, in.sender(), now, commit).mutation(), error -> { });
     }
 }

@@ -30,7 +30,8 @@ public class ResourceHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         ResourceOffers offers = state.resources();
+        ResourceOfferRequest request = ResourceOfferRequest.from(in.frame());
         state.flow().run(in, ctx, true,
-                (commit, now) -> offers.offer(in.frame(), in.sender(), now, commit).mutation(), error -> { });
+                (commit, now) -> offers.offer(request, in.sender(), now, commit).mutation(), error -> { });
     }
 }
