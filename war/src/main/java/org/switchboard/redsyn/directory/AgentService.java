@@ -21,7 +21,7 @@ import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Agents: announce with policy, look up, list the directory, presence. The cached lookups of the
- * send and take paths carry no transaction interceptor (see {@link DirectoryService}).
+ * send and take paths carry no transaction interceptor (see {@link OrganisationService}).
  */
 @ApplicationScoped
 public class AgentService {
@@ -30,7 +30,7 @@ public class AgentService {
     EntityManager em;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     SessionListing sessionListing;

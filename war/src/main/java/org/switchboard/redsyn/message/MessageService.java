@@ -25,7 +25,7 @@ import org.switchboard.redsyn.address.AddressResolver;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.directory.LinkCheck;
 import org.switchboard.redsyn.directory.Membership;
 import org.switchboard.redsyn.directory.PolicyDecision;
@@ -48,7 +48,7 @@ public class MessageService {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     LinkCheck links;

@@ -11,7 +11,6 @@ import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
 import org.switchboard.synapse.idempotency.HubReply;
-import org.switchboard.synapse.idempotency.MutationFlow;
 
 /**
  * The blackboard verbs (§10): {@code ledger_task}, {@code ledger_task_update},

@@ -2,7 +2,6 @@ package org.switchboard.synapse.resource;
 
 import static org.switchboard.json.Jsons.PROVIDER;
 
-import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.util.ArrayList;
 import java.util.Comparator;
