@@ -24,6 +24,9 @@ import java.util.function.DoubleSupplier;
  */
 public final class GroupCommitter implements AutoCloseable {
 
+    /** How long {@link #close()} lets the writer finish what is queued before interrupting it. */
+    static final long SHUTDOWN_WAIT_SECONDS = 3;
+
     /** Durable storage for one batch: writes every row of it in one transaction, or throws and writes none. */
     @FunctionalInterface
     public interface Sink {
@@ -152,7 +155,9 @@ public final class GroupCommitter implements AutoCloseable {
         }
         LockSupport.unpark(thread);
         try {
-            if (!stopped.await(30, TimeUnit.SECONDS)) {
+            // Bounded so that SIGTERM stops the hub within 10 s: appends still queued then are failed, never
+            // acknowledged, so nothing a client was told is durable goes missing.
+            if (!stopped.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 thread.interrupt();
             }
         } catch (InterruptedException e) {

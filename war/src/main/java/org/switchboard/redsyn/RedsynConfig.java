@@ -94,6 +94,38 @@ public class RedsynConfig {
         return defaultTtlSeconds;
     }
 
+    // request bodies: bounded while they stream in, before any parsing
+
+    /**
+     * Most bytes of a request body, outside the {@code files} member of a send: the 64 KB {@code body}
+     * of an envelope with room for JSON escaping, refs and the other fields, or an ack of 1,000 ids.
+     */
+    @Inject
+    @ConfigProperty(name = "redsyn.request.max-bytes", defaultValue = "262144")
+    long requestMaxBytes;
+
+    /** Deepest nesting of objects and arrays in a request body (envelope signatures are canonicalised to this depth). */
+    @Inject
+    @ConfigProperty(name = "redsyn.request.max-depth", defaultValue = "256")
+    int requestMaxDepth;
+
+    /** Longest number literal in a request body, in characters (the JSON parser refuses beyond 1,100). */
+    @Inject
+    @ConfigProperty(name = "redsyn.request.max-number-chars", defaultValue = "1000")
+    int requestMaxNumberChars;
+
+    public long requestMaxBytes() {
+        return requestMaxBytes;
+    }
+
+    public int requestMaxDepth() {
+        return requestMaxDepth;
+    }
+
+    public int requestMaxNumberChars() {
+        return requestMaxNumberChars;
+    }
+
     // webhooks
 
     /** Test only: also accept {@code http://127.0.0.1:<port>} as a webhook URL (off: https with a public host name only). */

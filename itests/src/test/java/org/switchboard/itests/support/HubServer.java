@@ -95,6 +95,28 @@ public final class HubServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends SIGTERM and returns how long the hub took to exit, waiting at most {@code patience}; a hub still
+     * alive then is killed with SIGKILL and the returned duration is longer than {@code patience}.
+     */
+    public Duration terminate(Duration patience) {
+        if (process == null || !process.isAlive()) {
+            return Duration.ZERO;
+        }
+        long started = System.nanoTime();
+        process.toHandle().destroy();
+        try {
+            if (!process.waitFor(patience.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.toHandle().destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                return patience.plusMillis(1);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+
     /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
     public void restart() {
         stop();

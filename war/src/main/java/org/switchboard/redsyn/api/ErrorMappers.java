@@ -2,28 +2,25 @@ package org.switchboard.redsyn.api;
 
 import jakarta.json.JsonException;
 import jakarta.json.bind.JsonbException;
-import jakarta.validation.ConstraintViolation;
+import jakarta.json.stream.JsonParsingException;
 import jakarta.validation.ConstraintViolationException;
-import jakarta.validation.Path;
-import jakarta.ws.rs.NotAllowedException;
-import jakarta.ws.rs.NotFoundException;
-import jakarta.ws.rs.NotSupportedException;
+import jakarta.validation.ValidationException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
-import java.sql.SQLException;
-import java.util.Comparator;
-import java.util.logging.Level;
 import java.util.logging.Logger;
-import java.util.stream.Collectors;
-import org.switchboard.redsyn.RedsynException;
-import org.switchboard.redsyn.address.AddressException;
 
-/** Every failure becomes {@code {"error": "...", "status": N}}: typed refusals, JAX-RS errors, validation, bad JSON. */
+/**
+ * The one exception-mapper chain of REDSYN: every failure becomes {@code {"error": "...", "status": N}}
+ * through {@link Refusals}. One mapper per exception family only because JAX-RS picks the most specific
+ * mapper (and the runtime brings its own for some families); each hands the whole cause chain over.
+ * Each implements {@code ExceptionMapper<X>} itself so that the runtime reads X off the class.
+ */
 public final class ErrorMappers {
 
     private static final Logger LOG = Logger.getLogger(ErrorMappers.class.getName());
@@ -31,120 +28,122 @@ public final class ErrorMappers {
     private ErrorMappers() {
     }
 
+    /** The refusal for {@code e}; unexpected failures are logged once, with a reference the client also gets. */
+    static Response respond(Throwable e, UriInfo uri, Request request) {
+        String path = uri == null ? "" : "/" + uri.getPath();
+        Refusals.Refusal r = Refusals.of(e, path);
+        if (r.status() == 500) {
+            String method = request == null ? "?" : request.getMethod();
+            LOG.warning(() -> "REDSYN internal error " + r.extra().get("ref") + " on " + LogText.escape(method) + " "
+                    + LogText.escape(path) + ": " + LogText.trace(e));
+        }
+        Response response = Errors.response(r.status(), r.message(), r.extra());
+        if (r.allow() != null) {
+            return Response.fromResponse(response).header("Allow", r.allow()).build();
+        }
+        return response;
+    }
+
+    /** Base of the mappers: the request context the refusal names. */
+    abstract static class Base {
+        @Context
+        UriInfo uri;
+
+        @Context
+        Request request;
+
+        Response map(Throwable e) {
+            return respond(e, uri, request);
+        }
+    }
+
     /** Typed refusals from the services. */
     @Provider
-    public static class Redsyn implements ExceptionMapper<RedsynException> {
+    public static class Redsyn extends Base implements ExceptionMapper<org.switchboard.redsyn.RedsynException> {
         @Override
-        public Response toResponse(RedsynException e) {
-            return Errors.response(e.status(), e.getMessage(), e.extra());
+        public Response toResponse(org.switchboard.redsyn.RedsynException e) {
+            return map(e);
         }
     }
 
     /** 404, 405, 415 and the other JAX-RS errors. */
     @Provider
-    public static class WebApplication implements ExceptionMapper<WebApplicationException> {
-        @Context
-        UriInfo uri;
-
+    public static class WebApplication extends Base implements ExceptionMapper<WebApplicationException> {
         @Override
         public Response toResponse(WebApplicationException e) {
-            int status = e.getResponse().getStatus();
-            String message;
-            if (e instanceof NotFoundException) {
-                message = "no such resource: " + (uri == null ? "" : "/" + uri.getPath());
-            } else if (e instanceof NotAllowedException) {
-                message = "method not allowed here; allowed: " + String.join(", ", e.getResponse().getAllowedMethods());
-            } else if (e instanceof NotSupportedException) {
-                message = "send JSON with Content-Type: application/json";
-            } else if (status == 400) {
-                message = "bad request: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage());
-            } else {
-                message = e.getResponse().getStatusInfo().getReasonPhrase();
-            }
-            return Errors.response(status, message);
+            return map(e);
         }
     }
 
-    /** Bean Validation failures on request bodies and parameters: 422. */
+    /** Bean Validation failures on request bodies and parameters: 422 (ahead of the runtime's own mapper). */
     @Provider
-    public static class Validation implements ExceptionMapper<ConstraintViolationException> {
+    public static class Validation extends Base implements ExceptionMapper<ValidationException> {
         @Override
-        public Response toResponse(ConstraintViolationException e) {
-            String message = e.getConstraintViolations().stream()
-                    .sorted(Comparator.comparing(v -> v.getPropertyPath().toString()))
-                    .map(v -> field(v) + " " + v.getMessage())
-                    .collect(Collectors.joining("; "));
-            return Errors.response(422, message.isEmpty() ? "invalid request" : message);
-        }
-
-        private static String field(ConstraintViolation<?> v) {
-            String name = "body";
-            for (Path.Node node : v.getPropertyPath()) {
-                if (node.getKind() == jakarta.validation.ElementKind.PROPERTY || node.getKind() == jakarta.validation.ElementKind.CONTAINER_ELEMENT) {
-                    name = node.getName() == null ? name : node.getName();
-                }
-            }
-            return name;
+        public Response toResponse(ValidationException e) {
+            return map(e);
         }
     }
 
     /** Unreadable JSON. */
     @Provider
-    public static class Json implements ExceptionMapper<JsonException> {
+    public static class Json extends Base implements ExceptionMapper<JsonException> {
         @Override
         public Response toResponse(JsonException e) {
-            return Errors.response(400, "invalid JSON: " + e.getMessage());
+            return map(e);
+        }
+    }
+
+    /** Unreadable JSON, as the streaming parser reports it. */
+    @Provider
+    public static class JsonParsing extends Base implements ExceptionMapper<JsonParsingException> {
+        @Override
+        public Response toResponse(JsonParsingException e) {
+            return map(e);
         }
     }
 
     /** JSON that does not bind to the request body's shape. */
     @Provider
-    public static class Binding implements ExceptionMapper<JsonbException> {
+    public static class Binding extends Base implements ExceptionMapper<JsonbException> {
         @Override
         public Response toResponse(JsonbException e) {
-            return Errors.response(400, "invalid JSON body: " + e.getMessage());
+            return map(e);
         }
     }
 
     /** Entity reading failures that JAX-RS wraps. */
     @Provider
-    public static class Processing implements ExceptionMapper<ProcessingException> {
+    public static class Processing extends Base implements ExceptionMapper<ProcessingException> {
         @Override
         public Response toResponse(ProcessingException e) {
-            return Errors.response(400, "invalid JSON body: " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+            return map(e);
         }
     }
 
     /** An address in a path that breaks the grammar. */
     @Provider
-    public static class Address implements ExceptionMapper<AddressException> {
+    public static class Address extends Base implements ExceptionMapper<org.switchboard.redsyn.address.AddressException> {
         @Override
-        public Response toResponse(AddressException e) {
-            return Errors.response(422, e.getMessage());
+        public Response toResponse(org.switchboard.redsyn.address.AddressException e) {
+            return map(e);
+        }
+    }
+
+    /** Constraint violations thrown outside parameter validation. */
+    @Provider
+    public static class Constraints extends Base implements ExceptionMapper<ConstraintViolationException> {
+        @Override
+        public Response toResponse(ConstraintViolationException e) {
+            return map(e);
         }
     }
 
     /** Anything else: a concurrent conflict (409, retry) or an internal error (500, logged). */
     @Provider
-    public static class Any implements ExceptionMapper<Throwable> {
+    public static class Any extends Base implements ExceptionMapper<Throwable> {
         @Override
         public Response toResponse(Throwable e) {
-            for (Throwable t = e; t != null; t = t.getCause()) {
-                if (t instanceof RedsynException r) {
-                    return Errors.response(r.status(), r.getMessage(), r.extra());
-                }
-                if (t instanceof WebApplicationException w) {
-                    return new WebApplication().toResponse(w);
-                }
-                if (t instanceof ConstraintViolationException c) {
-                    return new Validation().toResponse(c);
-                }
-                if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
-                    return Errors.response(409, "conflicting concurrent change; retry with the same id");
-                }
-            }
-            LOG.log(Level.WARNING, "REDSYN internal error", e);
-            return Errors.response(500, "internal error");
+            return map(e);
         }
     }
 }

@@ -3,6 +3,7 @@ package org.switchboard.redsyn.api;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -40,9 +41,9 @@ public class InboxResource {
     public void take(@Context SecurityContext security, @PathParam("org") String org, @PathParam("team") String team,
                      @PathParam("user") String user, @PathParam("agent") String agent, @Suspended AsyncResponse response,
                      @QueryParam("wait") String wait, @QueryParam("lease") String lease,
-                     @QueryParam("reply_to") String replyTo, @QueryParam("peek") String peek) {
+                     @QueryParam("reply_to") String replyTo, @QueryParam("peek") String peek, @Context HttpServletRequest request) {
         polling.poll(AuthFilter.caller(security), new Address(org, team, user, agent, null), Flags.seconds("wait", wait), Flags.seconds("lease", lease),
-                replyTo == null || replyTo.isBlank() ? null : replyTo, Flags.on(peek), response);
+                replyTo == null || replyTo.isBlank() ? null : replyTo, Flags.on(peek), response, request);
     }
 
     @POST

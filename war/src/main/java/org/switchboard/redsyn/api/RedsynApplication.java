@@ -2,6 +2,7 @@ package org.switchboard.redsyn.api;
 
 import jakarta.ws.rs.ApplicationPath;
 import jakarta.ws.rs.core.Application;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -20,9 +21,19 @@ public class RedsynApplication extends Application {
                 ThreadResource.class,
                 LinkResource.class, LinkListResource.class, TopicResource.class, SubscriptionResource.class,
                 WebhookResource.class,
-                AuthFilter.class, VersionFilter.class,
+                AuthFilter.class, VersionFilter.class, BodyLimits.class, ErrorShape.class,
                 ErrorMappers.Redsyn.class, ErrorMappers.WebApplication.class, ErrorMappers.Validation.class,
-                ErrorMappers.Json.class, ErrorMappers.Binding.class, ErrorMappers.Processing.class,
-                ErrorMappers.Address.class, ErrorMappers.Any.class);
+                ErrorMappers.Constraints.class, ErrorMappers.Json.class, ErrorMappers.JsonParsing.class,
+                ErrorMappers.Binding.class, ErrorMappers.Processing.class, ErrorMappers.Address.class,
+                ErrorMappers.Any.class);
+    }
+
+    @Override
+    public Map<String, Object> getProperties() {
+        return Map.of(
+                // no generated description of every endpoint (application.wadl, OPTIONS bodies)
+                "jersey.config.server.wadl.disableWadl", true,
+                // an error without an entity is written as is, never handed to the container's HTML error page
+                "jersey.config.server.response.setStatusOverSendError", true);
     }
 }

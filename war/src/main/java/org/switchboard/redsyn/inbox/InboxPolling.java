@@ -3,8 +3,7 @@ package org.switchboard.redsyn.inbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.AsyncResponse;
-import java.util.List;
-import jakarta.json.JsonObject;
+import jakarta.servlet.ServletRequest;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
@@ -27,8 +26,12 @@ public class InboxPolling {
     @Inject
     RedsynConfig config;
 
-    /** Answers {@code response} with {@code {"items": [...]}}, now or when something arrives. */
-    public void poll(Caller caller, Address address, Integer wait, Integer lease, String replyTo, boolean peek, AsyncResponse response) {
+    /**
+     * Answers {@code response} with {@code {"items": [...]}}, now or when something arrives;
+     * {@code request} leads to the connection, so a poll whose client has gone takes nothing.
+     */
+    public void poll(Caller caller, Address address, Integer wait, Integer lease, String replyTo, boolean peek, AsyncResponse response,
+                     ServletRequest request) {
         // the caller's agent (a cached lookup, no transaction); the call counts as its heartbeat
         AgentInfo agent = agents.requireOwned(caller, address.agentPath());
         agents.heartbeat(agent.id(), caller.node());
@@ -38,11 +41,22 @@ public class InboxPolling {
         }
         int leaseSeconds = LeaseRules.leaseSeconds(lease, config.leaseDefaultSeconds(), config.leaseMaxSeconds());
         int waitSeconds = LeaseRules.waitSeconds(wait, config.waitMaxSeconds());
-        List<JsonObject> items = inbox.take(agent.id(), caller.node(), leaseSeconds, replyTo);
-        if (!items.isEmpty() || waitSeconds == 0) {
-            response.resume(InboxWaiters.items(items));
-            return;
+        Taker taker = new Taker() {
+            @Override
+            public Taken take() {
+                return inbox.take(agent.id(), caller.node(), leaseSeconds, replyTo);
+            }
+
+            @Override
+            public void giveBack(Taken taken) {
+                inbox.giveBack(taken);
+            }
+        };
+        PollConnection connection = waiters.connection(request);
+        if (waitSeconds == 0) {
+            waiters.takeNow(agent.id(), response, taker, connection);
+        } else {
+            waiters.park(agent.id(), response, waitSeconds, taker, connection);
         }
-        waiters.park(agent.id(), response, waitSeconds, () -> inbox.take(agent.id(), caller.node(), leaseSeconds, replyTo));
     }
 }

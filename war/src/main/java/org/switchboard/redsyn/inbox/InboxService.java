@@ -42,6 +42,10 @@ public class InboxService {
      */
     private static final int LAST_WAITING = DeliveryState.TAKEN;
 
+    /** Undoes one lease (see {@link #giveBack}); rare, so a plain JPQL update. */
+    private static final String GIVE_BACK = "UPDATE MessageEntity m SET m.state = :queued, m.attempts = m.attempts - 1, m.takenBy = NULL "
+            + "WHERE m.seq IN :seqs AND m.state = :taken AND m.leaseUntil = :until AND m.takenBy = :node";
+
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
 
@@ -60,8 +64,17 @@ public class InboxService {
     @Inject
     SealedReservations sealed;
 
+    /** Whether the give-back statement has been parsed yet (see {@link #take}). */
+    private volatile boolean giveBackParsed;
+
     /** Leases what is waiting (in order per session), up to the configured number of items. */
-    public List<JsonObject> take(long agentId, String node, int leaseSeconds, String replyTo) {
+    public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
+        if (!giveBackParsed) {
+            // parsed in the first take's transaction (outside one, Payara's cleanup of the non-transactional
+            // entity manager broke the sweeper's thread), so a mistake in this rarely run update shows at once
+            em.createQuery(GIVE_BACK);
+            giveBackParsed = true;
+        }
         long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
@@ -74,7 +87,7 @@ public class InboxService {
         sealed.dropReservedForOthers(agentId, node, candidates);
         List<String> chosen = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
         if (chosen.isEmpty()) {
-            return List.of();
+            return Taken.none(agentId);
         }
         long until = now + leaseSeconds * 1000L;
         List<Long> leased = new ArrayList<>();
@@ -87,13 +100,30 @@ public class InboxService {
             }
         }
         if (leased.isEmpty()) {
-            return List.of();
+            return Taken.none(agentId);
         }
         List<JsonObject> items = new ArrayList<>();
         for (MessageEntity m : em.createNamedQuery("Message.bySeqs", MessageEntity.class).setParameter("seqs", leased).getResultList()) {
             items.add(EnvelopeRenderer.delivered(m));
         }
-        return items;
+        return new Taken(agentId, items, leased, until, node);
+    }
+
+    /**
+     * Gives back a lease its poll could not deliver (the client was gone): the messages are queued
+     * again at once and the take does not count as an attempt. Only this very lease is undone (same
+     * expiry, same node, still taken), so a message acked or taken again meanwhile is left alone.
+     */
+    public void giveBack(Taken taken) {
+        if (taken.isEmpty()) {
+            return;
+        }
+        int changed = em.createQuery(GIVE_BACK).setParameter("queued", DeliveryState.QUEUED).setParameter("taken", DeliveryState.TAKEN)
+                .setParameter("seqs", taken.seqs()).setParameter("until", taken.leaseUntil()).setParameter("node", taken.node())
+                .executeUpdate();
+        if (changed > 0) {
+            queued.fire(new MessageQueued(taken.agentId())); // after the commit, another poll of the agent takes them
+        }
     }
 
     /** Lists what waits (queued or leased) without taking it. */

@@ -2,23 +2,30 @@ package org.switchboard.redsyn.inbox;
 
 import org.switchboard.json.Jsons;
 
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
 import jakarta.enterprise.concurrent.ManagedExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
+import jakarta.servlet.ServletRequest;
 import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.ConnectionCallback;
-import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.nio.channels.SocketChannel;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.redsyn.message.MessageQueued;
@@ -26,42 +33,119 @@ import org.switchboard.redsyn.message.MessageQueued;
 /**
  * Parked long polls per agent. A poll parks as a small {@link Waiter} on a suspended response; a
  * commit that queues a message for the agent wakes its waiters, which retry the take on a managed
- * executor. No thread waits and the database is not polled.
+ * executor. No thread waits and the database is not polled. A poll whose client goes away is
+ * released at once ({@link ConnectionWatch}), and nothing is leased to a poll that cannot deliver
+ * it: its connection is checked just before and just after the lease, and a lease that could not be
+ * delivered is given back without counting an attempt.
  */
 @ApplicationScoped
 public class InboxWaiters {
 
     private static final Logger LOG = Logger.getLogger(InboxWaiters.class.getName());
+    private static final int RELEASE_THREADS = 4;
 
     @Resource
     ManagedExecutorService executor;
 
+    @Resource
+    ManagedThreadFactory threads;
+
     private final Map<Long, Set<Waiter>> byAgent = new ConcurrentHashMap<>();
     private final AtomicInteger parked = new AtomicInteger();
+    private final AtomicBoolean toldNoChannel = new AtomicBoolean();
+    ConnectionWatch watch;
 
     /**
-     * Parks a poll for up to {@code waitSeconds}. The take is attempted once after registering, so a
-     * message committed between the caller's first take and the parking is not missed.
+     * Releases polls whose client left. A few threads of their own: the default managed executor runs
+     * one task at a time, and a crowd of clients leaving at once should not wait in line behind it.
      */
-    public void park(long agentId, AsyncResponse response, int waitSeconds, Supplier<List<JsonObject>> attempt) {
-        Waiter waiter = new Waiter(agentId, response, attempt);
+    private ThreadPoolExecutor releases;
+
+    @PostConstruct
+    void start() {
+        try {
+            releases = new ThreadPoolExecutor(RELEASE_THREADS, RELEASE_THREADS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+            releases.allowCoreThreadTimeOut(true);
+            watch = new ConnectionWatch(threads, releases);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, "REDSYN long polls: no connection watch; abandoned polls end with their wait", e);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        if (watch != null) {
+            watch.close();
+        }
+        if (releases != null) {
+            releases.shutdown();
+        }
+    }
+
+    /** The connection of a poll's request, as far as its liveness can be known. */
+    PollConnection connection(ServletRequest request) {
+        if (watch == null) {
+            return PollConnection.UNKNOWN;
+        }
+        SocketChannel channel = ServletChannels.of(request);
+        if (channel == null && request != null && !toldNoChannel.getAndSet(true)) {
+            LOG.info(() -> "REDSYN long polls: no access to the connection under " + request.getClass().getName() + " ("
+                    + request.getProtocol() + "); a poll whose client left is released only when its wait ends");
+        }
+        return watch.connection(channel);
+    }
+
+    /** Answers a poll without a wait: what one take finds, possibly nothing. */
+    public void takeNow(long agentId, AsyncResponse response, Taker taker, PollConnection connection) {
+        Waiter waiter = waiter(agentId, response, taker, connection);
+        waiter.lastAttempt();
+        run(waiter);
+    }
+
+    /**
+     * Answers a poll with what is waiting, or parks it for up to {@code waitSeconds}. A take is tried
+     * first; a poll that finds nothing registers and tries once more, so a message committed between
+     * the first take and the registration is not missed.
+     */
+    public void park(long agentId, AsyncResponse response, int waitSeconds, Taker taker, PollConnection connection) {
+        Waiter waiter = waiter(agentId, response, taker, connection);
+        if (!waiter.startRun() || attempts(waiter) != Waiter.Outcome.PARK) {
+            return; // answered (or released) without parking: most polls of a busy agent
+        }
         byAgent.computeIfAbsent(agentId, k -> ConcurrentHashMap.newKeySet()).add(waiter);
         parked.incrementAndGet();
         response.setTimeoutHandler(r -> {
             if (waiter.expire()) {
-                remove(waiter);
+                release(waiter);
                 // answer on the managed executor: the JAX-RS timeout thread is shared by every parked poll
                 executor.execute(() -> r.resume(items(List.of())));
             } else if (!waiter.done()) {
                 r.setTimeout(2, TimeUnit.SECONDS); // an attempt is running and will answer
             }
         });
-        response.register((ConnectionCallback) r -> {
-            waiter.abandon();
-            remove(waiter);
-        });
         response.setTimeout(waitSeconds, TimeUnit.SECONDS);
+        connection.watch(() -> disconnected(waiter));
         run(waiter);
+    }
+
+    private Waiter waiter(long agentId, AsyncResponse response, Taker taker, PollConnection connection) {
+        Waiter waiter = new Waiter(agentId, response, taker, connection);
+        // Jersey calls this when writing the answer fails: what it carried is given back
+        response.register((ConnectionCallback) r -> {
+            waiter.disconnect();
+            release(waiter);
+            giveBack(waiter, waiter.takeBackHanded());
+        });
+        return waiter;
+    }
+
+    /** The watch saw the client of a waiter close its connection: release a parked waiter now. */
+    private void disconnected(Waiter waiter) {
+        if (waiter.disconnect()) {
+            release(waiter);
+            // the answer goes nowhere, but completing the request lets the container close the socket now
+            waiter.response.resume(items(List.of()));
+        }
     }
 
     /** Wakes the agent's parked polls once the transaction that queued a message has committed. */
@@ -71,7 +155,8 @@ public class InboxWaiters {
 
     /**
      * Wakes one parked poll of the agent: one queued message needs one taker, and a take hands out
-     * everything available. Polls already running a take are told to try again.
+     * everything available. Polls already running a take are told to try again; polls whose client
+     * has gone are skipped (a running attempt gives back what it takes for them and wakes again).
      */
     public void wake(long agentId) {
         Set<Waiter> waiters = byAgent.get(agentId);
@@ -92,27 +177,43 @@ public class InboxWaiters {
         }
     }
 
-    /** Take attempts of a claimed (running) waiter until it answers or parks again. */
-    private void attempts(Waiter waiter) {
+    /** Take attempts of a claimed (running) waiter until it answers, is released, or parks again. */
+    private Waiter.Outcome attempts(Waiter waiter) {
         while (true) {
-            List<JsonObject> items;
+            Taken taken = Taken.none(waiter.agentId);
             try {
-                items = waiter.attempt();
+                // lease only for a client that is still there, and look again once leased
+                if (!waiter.clientGone()) {
+                    taken = waiter.taker.take();
+                    if (!taken.isEmpty()) {
+                        waiter.clientGone();
+                    }
+                }
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "long poll take failed", e);
                 waiter.abandon();
-                remove(waiter);
+                release(waiter);
                 waiter.response.resume(e);
-                return;
+                return Waiter.Outcome.ANSWER;
             }
-            switch (waiter.finishRun(!items.isEmpty())) {
+            Waiter.Outcome outcome = waiter.finishRun(!taken.isEmpty());
+            switch (outcome) {
+                case GONE -> {
+                    release(waiter);
+                    giveBack(waiter, taken);
+                    waiter.response.resume(items(List.of()));
+                    return outcome;
+                }
                 case ANSWER -> {
-                    remove(waiter);
-                    waiter.response.resume(items(items));
-                    return;
+                    release(waiter);
+                    waiter.handing(taken);
+                    if (!waiter.response.resume(items(taken.items()))) {
+                        giveBack(waiter, waiter.takeBackHanded()); // already cancelled: nobody gets them
+                    }
+                    return outcome;
                 }
                 case PARK -> {
-                    return;
+                    return outcome;
                 }
                 default -> {
                     // woken while running: try again
@@ -121,7 +222,20 @@ public class InboxWaiters {
         }
     }
 
-    private void remove(Waiter waiter) {
+    private void giveBack(Waiter waiter, Taken taken) {
+        if (taken == null || taken.isEmpty()) {
+            return;
+        }
+        try {
+            waiter.taker.giveBack(taken); // its commit wakes another poll of the agent
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not give back a lease nobody received; it ends with its lease", e);
+        }
+    }
+
+    /** Out of the parked set, and no longer watched. */
+    private void release(Waiter waiter) {
+        waiter.connection.unwatch();
         Set<Waiter> waiters = byAgent.get(waiter.agentId);
         if (waiters != null && waiters.remove(waiter)) {
             parked.decrementAndGet();
@@ -133,10 +247,10 @@ public class InboxWaiters {
         return parked.get();
     }
 
-    /** The {@code {"items": [...]}} reply. */
-    public static Response items(List<JsonObject> items) {
+    /** The {@code {"items": [...]}} reply (a 200 in the resource's JSON). */
+    public static JsonObject items(List<JsonObject> items) {
         JsonArrayBuilder array = Jsons.PROVIDER.createArrayBuilder();
         items.forEach(array::add);
-        return Response.ok(Jsons.PROVIDER.createObjectBuilder().add("items", array).build()).build();
+        return Jsons.PROVIDER.createObjectBuilder().add("items", array).build();
     }
 }

@@ -1,38 +1,40 @@
 package org.switchboard.redsyn.inbox;
 
-import jakarta.json.JsonObject;
 import jakarta.ws.rs.container.AsyncResponse;
-import java.util.List;
-import java.util.function.Supplier;
 
 /**
  * A parked long poll: a few fields and the suspended response, holding no thread. Its state machine
- * guarantees it is answered exactly once, and that items taken for it are never dropped by a
- * concurrent timeout or lost to a wake that arrives while a take attempt runs.
+ * guarantees it is answered exactly once, that items taken for it are never dropped by a concurrent
+ * timeout or lost to a wake that arrives while a take attempt runs, and that items taken for a poll
+ * whose client has gone are given back rather than handed to nobody.
  */
 final class Waiter {
 
     private enum State { PARKED, RUNNING, DONE }
 
     /** What follows a take attempt. */
-    enum Outcome { ANSWER, RETRY, PARK }
+    enum Outcome { ANSWER, RETRY, PARK, GONE }
 
     final long agentId;
     final AsyncResponse response;
-    private final Supplier<List<JsonObject>> attempt;
+    final Taker taker;
+    final PollConnection connection;
     private State state = State.PARKED;
     private boolean timedOut;
     private boolean wokenWhileRunning;
+    private boolean gone;
+    private Taken handed;
 
-    Waiter(long agentId, AsyncResponse response, Supplier<List<JsonObject>> attempt) {
+    Waiter(long agentId, AsyncResponse response, Taker taker, PollConnection connection) {
         this.agentId = agentId;
         this.response = response;
-        this.attempt = attempt;
+        this.taker = taker;
+        this.connection = connection;
     }
 
-    /** Claims the waiter for a take attempt; false when done or already running (the wake is then remembered). */
+    /** Claims the waiter for a take attempt; false when done, gone or already running (the wake is then remembered). */
     synchronized boolean startRun() {
-        if (state == State.PARKED) {
+        if (state == State.PARKED && !gone) {
             state = State.RUNNING;
             return true;
         }
@@ -42,8 +44,15 @@ final class Waiter {
         return false;
     }
 
-    /** After an attempt: answer now (items, or the time is up), retry (woken meanwhile), or park again. */
+    /**
+     * After an attempt: the client is gone (give back what was taken), answer now (items, or the time
+     * is up), retry (woken meanwhile), or park again.
+     */
     synchronized Outcome finishRun(boolean gotItems) {
+        if (gone) {
+            state = State.DONE;
+            return Outcome.GONE;
+        }
         if (gotItems || timedOut) {
             state = State.DONE;
             return Outcome.ANSWER;
@@ -68,7 +77,41 @@ final class Waiter {
         return false;
     }
 
-    /** Ends the waiter without an answer (the client went away, or the take failed). */
+    /** Makes the next attempt the last: it answers even when it finds nothing (a poll without a wait). */
+    synchronized void lastAttempt() {
+        timedOut = true;
+    }
+
+    /**
+     * The client went away. True when the caller must release the waiter now (it was parked); a
+     * running attempt sees it when it finishes, and a done waiter has nothing left to do.
+     */
+    synchronized boolean disconnect() {
+        gone = true;
+        if (state == State.PARKED) {
+            state = State.DONE;
+            return true;
+        }
+        return false;
+    }
+
+    /** True when the client is known to be gone: told so, or its connection says so now (the check before a lease). */
+    boolean clientGone() {
+        synchronized (this) {
+            if (gone) {
+                return true;
+            }
+        }
+        if (connection.gone()) {
+            synchronized (this) {
+                gone = true;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Ends the waiter without an answer (the take failed). */
     synchronized void abandon() {
         state = State.DONE;
     }
@@ -77,7 +120,15 @@ final class Waiter {
         return state == State.DONE;
     }
 
-    List<JsonObject> attempt() {
-        return attempt.get();
+    /** Records what is being written to the client, so a failed write can give it back. */
+    synchronized void handing(Taken taken) {
+        handed = taken;
+    }
+
+    /** What was handed and not yet given back (once), or null. */
+    synchronized Taken takeBackHanded() {
+        Taken t = handed;
+        handed = null;
+        return t;
     }
 }

@@ -6,10 +6,10 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
 
 /**
- * Inserts a new topic's row in its own transaction. Why: two first uses of one topic at the same
- * moment both find no row; the loser's insert breaks the unique path, and in the request's own
- * transaction that would fail the whole request. Here only this small transaction fails, and the
- * caller reads the winner's row.
+ * Inserts a new topic's or subscription's row in its own transaction. Why: two first uses of one topic
+ * (or two first subscriptions of one agent to it) at the same moment both find no row; the loser's
+ * insert breaks the unique key, and in the request's own transaction that would fail the whole request
+ * at commit. Here only this small transaction fails, and the caller reads the winner's row.
  */
 @ApplicationScoped
 public class TopicRows {
@@ -21,6 +21,13 @@ public class TopicRows {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void insert(TopicAddress topic, long now) {
         em.persist(new TopicEntity(topic, now));
+        em.flush();
+    }
+
+    /** Inserts the subscription; throws when another transaction inserted the same (topic, agent) first. */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void insert(SubscriptionEntity subscription) {
+        em.persist(subscription);
         em.flush();
     }
 }

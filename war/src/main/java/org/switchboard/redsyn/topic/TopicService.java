@@ -93,7 +93,15 @@ public class TopicService implements TopicPublisher {
         if (subscription(t.getId(), agent.id()) != null) {
             return new Subscription(agent.address().agentPath(), topic.toString(), true, false);
         }
-        em.persist(new SubscriptionEntity(t.getId(), agent.id(), agent.address().agentPath(), agent.org(), agent.ownerPersonId(), now));
+        try {
+            rows.insert(new SubscriptionEntity(t.getId(), agent.id(), agent.address().agentPath(), agent.org(), agent.ownerPersonId(), now));
+        } catch (RuntimeException lostRace) {
+            // the same subscription made a moment ago by a concurrent call: this one changed nothing
+            if (subscription(t.getId(), agent.id()) == null) {
+                throw lostRace;
+            }
+            return new Subscription(agent.address().agentPath(), topic.toString(), true, false);
+        }
         return new Subscription(agent.address().agentPath(), topic.toString(), true, true);
     }
 
