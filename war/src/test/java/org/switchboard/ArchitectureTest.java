@@ -37,7 +37,7 @@ class ArchitectureTest {
 
     /** Shared by both protocols: what {@code synapse} and {@code redsyn} may both use. */
     private static final String[] SHARED = {"org.switchboard.crypto..", "org.switchboard.json..",
-            "org.switchboard.journal..", "org.switchboard.messaging.."};
+            "org.switchboard.journal..", "org.switchboard.logging..", "org.switchboard.messaging.."};
 
     /** Where transport classes and the wiring that builds them live. */
     private static final String[] TRANSPORT_PACKAGES = {"org.switchboard.redsyn.api..", "org.switchboard.synapse.hub..",

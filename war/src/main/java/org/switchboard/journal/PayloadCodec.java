@@ -6,7 +6,7 @@ import jakarta.json.spi.JsonProvider;
 import jakarta.json.stream.JsonParser;
 import jakarta.json.stream.JsonParserFactory;
 import java.io.StringReader;
-import java.util.Map;
+import org.switchboard.json.Jsons;
 import java.util.NoSuchElementException;
 
 /** Turns journal payloads into stored text and back; stored text that is not a JSON object is corrupt. */
@@ -14,7 +14,7 @@ public final class PayloadCodec {
 
     // Json.createParser looks the provider up through ServiceLoader on every call, which in the
     // server's web-app class loader costs more than the parse; one factory serves all threads.
-    private static final JsonParserFactory PARSERS = JsonProvider.provider().createParserFactory(Map.of());
+    private static final JsonParserFactory PARSERS = JsonProvider.provider().createParserFactory(Jsons.LONG_NUMBERS);
 
     private PayloadCodec() {
     }

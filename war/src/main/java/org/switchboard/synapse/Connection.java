@@ -156,7 +156,7 @@ public final class Connection {
     public synchronized <T> CompletableFuture<Void> inOrder(CompletionStage<T> stage, Consumer<T> publish) {
         CompletableFuture<Void> next = ordering.thenCompose(ignored -> stage).thenAccept(publish);
         ordering = next.exceptionally(error -> {
-            LOG.log(Level.WARNING, "publish step failed on " + this, error);
+            LOG.log(Level.WARNING, "publish step failed on " + org.switchboard.logging.LogSafe.text(this), org.switchboard.logging.LogSafe.failure(error));
             return null;
         });
         return next;
@@ -166,7 +166,7 @@ public final class Connection {
     public synchronized CompletableFuture<Void> inOrder(java.util.function.Supplier<CompletableFuture<Void>> step) {
         CompletableFuture<Void> next = ordering.thenCompose(ignored -> step.get());
         ordering = next.exceptionally(error -> {
-            LOG.log(Level.WARNING, "asynchronous step failed on " + this, error);
+            LOG.log(Level.WARNING, "asynchronous step failed on " + org.switchboard.logging.LogSafe.text(this), org.switchboard.logging.LogSafe.failure(error));
             return null;
         });
         return next;

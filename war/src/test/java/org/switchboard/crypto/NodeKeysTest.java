@@ -11,7 +11,6 @@ import java.security.PublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
-import org.switchboard.crypto.NodeKeys;
 
 /** Key encodings, Ed25519 against RFC 8032, P-256 point checks, base64url and fingerprints. */
 public class NodeKeysTest {

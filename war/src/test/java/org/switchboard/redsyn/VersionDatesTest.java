@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.RedsynException;
-import org.switchboard.redsyn.VersionDates;
 
 class VersionDatesTest {
 

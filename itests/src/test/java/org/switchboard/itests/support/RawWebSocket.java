@@ -14,8 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A WebSocket client on a bare TCP socket, for what the JDK client will not do: drop the
- * connection right after the handshake, or stop reading while the hub keeps writing; also a
- * light blocking client for the chat benchmark.
+ * connection right after the handshake, stop reading while the hub keeps writing, send any frame
+ * (fragments, binary, declared lengths it then streams) and report the close code; also a light
+ * blocking client for the chat benchmark.
  */
 public final class RawWebSocket implements AutoCloseable {
 
@@ -24,6 +25,11 @@ public final class RawWebSocket implements AutoCloseable {
     private final InputStream in;
     private final String handshakeAnswer;
     private InputStream frames;
+    private volatile Close close;
+
+    /** The close frame the hub sent: its status code (-1 when it carried none) and reason. */
+    public record Close(int code, String reason) {
+    }
 
     private RawWebSocket(Socket socket) throws IOException {
         this.socket = socket;
@@ -121,6 +127,10 @@ public final class RawWebSocket implements AutoCloseable {
                     out.flush();
                 }
             } else if (opcode == 0x8) {
+                close = payload.length >= 2
+                        ? new Close(((payload[0] & 0xff) << 8) | (payload[1] & 0xff),
+                                new String(payload, 2, payload.length - 2, StandardCharsets.UTF_8))
+                        : new Close(-1, "");
                 return null;
             } else if (opcode == 0x1 || opcode == 0x0) {
                 message.write(payload);
@@ -129,6 +139,65 @@ public final class RawWebSocket implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /**
+     * Reads (and drops) text messages until the hub closes the connection; returns the close frame it sent,
+     * or null if the connection ended without one.
+     */
+    public Close awaitClose() throws IOException {
+        try {
+            while (readText() != null) {
+                // not what we wait for
+            }
+        } catch (IOException e) {
+            if (close == null) {
+                throw e;
+            }
+        }
+        return close;
+    }
+
+    /** Sends one masked frame: {@code firstByte} is FIN and the opcode (0x81 a whole text frame, 0x02 a first binary fragment...). */
+    public void sendFrame(int firstByte, byte[] payload) throws IOException {
+        byte[] frame = masked(firstByte, payload);
+        synchronized (out) {
+            out.write(frame);
+            out.flush();
+        }
+    }
+
+    /**
+     * Sends a masked frame header declaring {@code length} payload bytes, then streams that many copies of
+     * {@code fill} in 64 KiB writes without holding the payload in memory; stops quietly when the hub closes
+     * the connection. Returns the payload bytes written.
+     */
+    public long streamFrame(int firstByte, long length, byte fill) throws IOException {
+        ByteArrayOutputStream head = new ByteArrayOutputStream(14);
+        head.write(firstByte);
+        writeLength(head, length);
+        byte[] mask = new byte[4];
+        ThreadLocalRandom.current().nextBytes(mask);
+        head.write(mask, 0, 4);
+        byte[] chunk = new byte[64 * 1024]; // a multiple of 4: every chunk starts at mask byte 0
+        for (int i = 0; i < chunk.length; i++) {
+            chunk[i] = (byte) (fill ^ mask[i & 3]);
+        }
+        long written = 0;
+        try {
+            synchronized (out) {
+                out.write(head.toByteArray());
+                while (written < length) {
+                    int n = (int) Math.min(chunk.length, length - written);
+                    out.write(chunk, 0, n);
+                    written += n;
+                }
+                out.flush();
+            }
+        } catch (IOException e) {
+            // the hub closed the connection part way: what it answered is read with awaitClose
+        }
+        return written;
     }
 
     private int readByte() throws IOException {
@@ -163,21 +232,26 @@ public final class RawWebSocket implements AutoCloseable {
         return head.toString(StandardCharsets.ISO_8859_1);
     }
 
-    private static byte[] masked(int firstByte, byte[] payload) {
-        ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
-        frame.write(firstByte);
-        if (payload.length < 126) {
-            frame.write(0x80 | payload.length);
-        } else if (payload.length <= 0xFFFF) {
+    /** The second header byte (mask bit set) and any extended length. */
+    private static void writeLength(ByteArrayOutputStream frame, long length) {
+        if (length < 126) {
+            frame.write(0x80 | (int) length);
+        } else if (length <= 0xFFFF) {
             frame.write(0x80 | 126);
-            frame.write(payload.length >> 8);
-            frame.write(payload.length & 0xff);
+            frame.write((int) (length >> 8));
+            frame.write((int) (length & 0xff));
         } else {
             frame.write(0x80 | 127);
             for (int shift = 56; shift >= 0; shift -= 8) {
-                frame.write((int) ((long) payload.length >>> shift) & 0xff);
+                frame.write((int) (length >>> shift) & 0xff);
             }
         }
+    }
+
+    private static byte[] masked(int firstByte, byte[] payload) {
+        ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
+        frame.write(firstByte);
+        writeLength(frame, payload.length);
         byte[] mask = new byte[4];
         ThreadLocalRandom.current().nextBytes(mask);
         frame.write(mask, 0, 4);

@@ -13,7 +13,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.logging.LogSafe;
 
 /**
  * The one exception-mapper chain of REDSYN: every failure becomes {@code {"error": "...", "status": N}}
@@ -34,8 +36,8 @@ public final class ErrorMappers {
         Refusals.Refusal r = Refusals.of(e, path);
         if (r.status() == 500) {
             String method = request == null ? "?" : request.getMethod();
-            LOG.warning(() -> "REDSYN internal error " + r.extra().get("ref") + " on " + LogText.escape(method) + " "
-                    + LogText.escape(path) + ": " + LogText.trace(e));
+            LOG.log(Level.WARNING, "REDSYN internal error " + r.extra().get("ref") + " on " + LogSafe.text(method) + " "
+                    + LogSafe.text(path) + ":", LogSafe.failure(e));
         }
         Response response = Errors.response(r.status(), r.message(), r.extra());
         if (r.allow() != null) {

@@ -9,7 +9,9 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.logging.LogSafe;
 
 /**
  * The servlet-level backstop of {@code /redsyn}: an error the container would render as its HTML page
@@ -42,8 +44,8 @@ public class RedsynServletGuard extends HttpFilter {
             }
             Refusals.Refusal r = Refusals.of(e, request.getRequestURI());
             if (r.status() == 500) {
-                LOG.warning(() -> "REDSYN internal error " + r.extra().get("ref") + " on " + LogText.escape(request.getMethod()) + " "
-                        + LogText.escape(request.getRequestURI()) + ": " + LogText.trace(e));
+                LOG.log(Level.WARNING, "REDSYN internal error " + r.extra().get("ref") + " on " + LogSafe.text(request.getMethod()) + " "
+                        + LogSafe.text(request.getRequestURI()) + ":", LogSafe.failure(e));
             }
             writeError(response, r.status(), r.message());
         }

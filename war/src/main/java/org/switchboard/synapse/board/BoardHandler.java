@@ -54,7 +54,7 @@ public class BoardHandler implements VerbHandler {
                 default -> board.progress(LedgerProgressRequest.from(in.frame()), sender, now, commit);
             };
             if (verdict.failure() != null) {
-                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + sender + " rolled back", verdict.failure());
+                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.logging.LogSafe.text(sender) + " rolled back", verdict.failure());
             }
             return verdict.mutation();
         }, error -> { });

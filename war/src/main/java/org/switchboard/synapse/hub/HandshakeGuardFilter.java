@@ -13,11 +13,15 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.session.ContainerWriteBuffer;
+import org.switchboard.synapse.session.FrameGateUpgrade;
+import org.switchboard.synapse.session.FrameSizeLimit;
 import org.switchboard.synapse.session.HandshakeGuard;
 
 /**
  * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host
- * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes}).
+ * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes})
+ * and reads their input through a {@link FrameGate} of {@code hub.max-frame-kib}, so that every message over
+ * the limit, whatever its size or fragmentation, closes with 1009.
  */
 @WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class HandshakeGuardFilter extends HttpFilter {
@@ -29,8 +33,8 @@ public class HandshakeGuardFilter extends HttpFilter {
 
     private transient volatile Settings settings;
 
-    /** The handshake rules and the write buffer size, read from the configuration once. */
-    private record Settings(HandshakeGuard rules, int writeBufferBytes) {
+    /** The handshake rules, the write buffer size and the frame limit, read from the configuration once. */
+    private record Settings(HandshakeGuard rules, int writeBufferBytes, int maxFrameBytes) {
     }
 
     @Override
@@ -48,7 +52,7 @@ public class HandshakeGuardFilter extends HttpFilter {
             if (writeBuffer > 0) {
                 ContainerWriteBuffer.resize(response, writeBuffer);
             }
-            chain.doFilter(request, response);
+            chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes()), response);
             return;
         }
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
@@ -63,7 +67,7 @@ public class HandshakeGuardFilter extends HttpFilter {
         if (current == null) {
             SynapseSettings configured = config.settings();
             current = new Settings(new HandshakeGuard(configured.advertisedHost(), configured.allowedOrigins()),
-                    configured.websocketWriteBufferBytes());
+                    configured.websocketWriteBufferBytes(), FrameSizeLimit.ofKib(configured.maxFrameKib()).maxBytes());
             this.settings = current;
         }
         return current;

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.hub;
 
 import org.switchboard.json.Jsons;
+import org.switchboard.logging.LogSafe;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -96,7 +97,8 @@ public final class SynapseDispatcher {
         try {
             process(connection, text);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "unexpected failure handling a frame on " + connection + "; closing it", e);
+            LOG.log(Level.WARNING, "unexpected failure handling a frame on " + LogSafe.text(connection) + "; closing it",
+                    LogSafe.failure(e));
             connection.close(CloseCodes.UNEXPECTED, CloseCodes.REASON_INTERNAL);
         }
     }

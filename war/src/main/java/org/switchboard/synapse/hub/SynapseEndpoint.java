@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.logging.LogSafe;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubFrames;
 import org.switchboard.synapse.Connection;
@@ -22,8 +23,9 @@ import org.switchboard.synapse.session.FrameSizeLimit;
 
 /**
  * The SYNAPSE WebSocket endpoint at the root path. Thin: wraps the session, then hands every
- * event to the hub. Frames above {@code hub.max-frame-kib} (1 MiB by default) close the socket
- * with 1009: whole frames are measured here, fragmented ones by the container's message buffers.
+ * event to the hub. Messages above {@code hub.max-frame-kib} (1 MiB by default) close the socket
+ * with 1009: the upgrade's {@link FrameGate} stops them before the container reads them (it then
+ * reports a 1009 close here), and whole messages are measured here again in case no gate was installed.
  */
 @ServerEndpoint("/")
 public class SynapseEndpoint {
@@ -125,6 +127,11 @@ public class SynapseEndpoint {
         enter();
         Connection connection = connection(session);
         if (connection != null) {
+            if (reason != null && reason.getCloseCode().getCode() == CloseCodes.TOO_BIG) {
+                // the hub's own 1009, or the frame gate's (which the container answered with the same code)
+                LOG.info(() -> "SYNAPSE: " + LogSafe.text(connection) + " closed with 1009 (a message over "
+                        + frameLimit.maxBytes() + " bytes, hub.max-frame-kib)");
+            }
             if (connection.peer() instanceof WebSocketPeer peer) {
                 peer.closedByTransport();
             }

@@ -202,7 +202,7 @@ public final class MailboxService {
         return () -> ctx.journal().flushed()
                 .thenApplyAsync(flushed -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
                 .thenAccept(events -> {
-                    LOG.fine(() -> "mailbox replay for " + identity + " since " + since + ": " + events.size() + " chat events");
+                    LOG.fine(() -> "mailbox replay for " + org.switchboard.logging.LogSafe.text(identity) + " since " + since + ": " + events.size() + " chat events");
                     List<String> roles = connection.roles();
                     for (JournalEvent event : events) {
                         JsonObject chat = event.payload();

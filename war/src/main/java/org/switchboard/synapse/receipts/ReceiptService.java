@@ -107,7 +107,7 @@ public final class ReceiptService {
      */
     public void settle(long seq, String identity, Collection<String> roles) {
         PendingReceipts.Pending entry = pending.get(seq);
-        LOG.fine(() -> "settle " + seq + " by " + identity + ": " + entry);
+        LOG.fine(() -> "settle " + seq + " by " + org.switchboard.logging.LogSafe.text(identity) + ": " + org.switchboard.logging.LogSafe.text(entry));
         if (entry == null || !Addressing.isRecipient(entry.target(), identity, roles) || !pending.remove(entry)) {
             return;
         }
@@ -181,7 +181,7 @@ public final class ReceiptService {
 
     private void deliver(String sender, List<OutboxRow> rows) {
         Connection socket = ctx.registry().socketOf(sender);
-        LOG.fine(() -> "outbox delivery to " + sender + ": " + rows.size() + " rows, socket " + socket);
+        LOG.fine(() -> "outbox delivery to " + org.switchboard.logging.LogSafe.text(sender) + ": " + rows.size() + " rows, socket " + org.switchboard.logging.LogSafe.text(socket));
         if (socket == null || rows.isEmpty()) {
             return;
         }

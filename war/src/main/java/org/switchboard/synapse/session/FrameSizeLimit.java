@@ -12,8 +12,9 @@ public final class FrameSizeLimit {
     /** Close reason sent with code 1009. */
     public static final String REASON = "message too big";
     /**
-     * Upper bound in KiB: the servlet WebSocket container buffers at most 4 MiB (+ frame header) of
-     * one incoming frame and fails the connection itself beyond that.
+     * Upper bound in KiB: the WebSocket container holds a whole incoming frame in memory, in a buffer
+     * sized in {@code web.xml} to fit a frame of this size (its header and one more read); larger
+     * messages never reach it ({@link FrameGate}).
      */
     public static final int MAX_KIB = 4096;
 

@@ -2,33 +2,41 @@ package org.switchboard.synapse.wire;
 
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonArray;
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
+import jakarta.json.JsonReaderFactory;
 import jakarta.json.JsonValue;
 import java.io.StringReader;
 
 /**
  * The bounded inbound JSON decoder (synapse-core §6.2): a linear pre-scan rejects nesting deeper
- * than the limit and over-long integer literals before the parser ever sees the text; after
+ * than the limit and over-long number literals before the parser ever sees the text; after
  * parsing, numbers that overflow to non-finite doubles are rejected. NaN/Infinity are not JSON
- * and fail the parse.
+ * and fail the parse. Whatever the parser refuses is malformed JSON, never another failure.
+ *
+ * <p>Number literals: the spec bounds integer literals at 4300 digits (Python's default int-conversion
+ * limit). [DESIGN] The same bound applies to every number literal's digits taken together (integer
+ * part, fraction and exponent), so no literal of more than 4300 digits reaches the parser whatever its
+ * form; Python would accept longer floats, but none is a double any more precisely than 17 digits make it.
  */
 public final class FrameDecoder {
 
     /** Default nesting limit. */
     public static final int MAX_DEPTH = 64;
-    /** Default longest integer literal (Python's default int-conversion limit). */
+    /** Default most digits in one number literal (Python's default int-conversion limit). */
     public static final int MAX_INTEGER_DIGITS = 4300;
 
-    private final int maxDepth;
-    private final int maxIntegerDigits;
+    /** Readers allowing literals up to the default bound (Parsson's own default stops at 1100 characters). */
+    private static final JsonReaderFactory READERS = Jsons.PROVIDER.createReaderFactory(Jsons.LONG_NUMBERS);
 
-    /** A decoder with explicit limits. */
-    public FrameDecoder(int maxDepth, int maxIntegerDigits) {
+    private final int maxDepth;
+    private final int maxNumberDigits;
+
+    /** A decoder with explicit limits: nesting depth and digits in one number literal. */
+    public FrameDecoder(int maxDepth, int maxNumberDigits) {
         this.maxDepth = maxDepth;
-        this.maxIntegerDigits = maxIntegerDigits;
+        this.maxNumberDigits = maxNumberDigits;
     }
 
     /** A decoder with the spec's default limits. */
@@ -40,23 +48,25 @@ public final class FrameDecoder {
     public JsonValue decode(String text) {
         preScan(text);
         JsonValue value;
-        try (JsonReader reader = Jsons.PROVIDER.createReader(new StringReader(text))) {
+        try (JsonReader reader = READERS.createReader(new StringReader(text))) {
             value = reader.readValue();
-        } catch (JsonException | IllegalStateException | NumberFormatException | ArithmeticException e) {
+        } catch (RuntimeException e) {
+            // JsonException for bad syntax, but also Parsson's own limits (UnsupportedOperationException),
+            // NumberFormatException for an exponent out of range: all of it is the client's malformed text
             throw new MalformedJsonException("parse failed");
         }
         rejectNonFinite(value);
         return value;
     }
 
-    /** Linear scan: nesting depth outside strings (honouring escapes) and integer literal length. */
+    /**
+     * Linear scan: nesting depth outside strings (honouring escapes) and the digits of each number literal
+     * (a run of digits, '.', 'e', 'E', '+', '-' outside strings), stopping at the first excess.
+     */
     void preScan(String text) {
         int depth = 0;
         boolean inString = false;
-        int digitRun = 0;
-        boolean integerRun = false;
-        char previous = 0;
-        char beforePrevious = 0;
+        int numberDigits = 0;
         for (int i = 0, n = text.length(); i < n; i++) {
             char c = text.charAt(i);
             if (inString) {
@@ -65,20 +75,16 @@ public final class FrameDecoder {
                 } else if (c == '"') {
                     inString = false;
                 }
-                previous = c;
                 continue;
             }
             if (c >= '0' && c <= '9') {
-                if (digitRun == 0) {
-                    integerRun = !(previous == '.' || previous == 'e' || previous == 'E' || previous == '+'
-                            || (previous == '-' && (beforePrevious == 'e' || beforePrevious == 'E')));
+                if (++numberDigits > maxNumberDigits) {
+                    throw new MalformedJsonException("number literal too long");
                 }
-                digitRun++;
-                if (integerRun && digitRun > maxIntegerDigits) {
-                    throw new MalformedJsonException("integer literal too long");
-                }
+            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+                continue; // inside (or starting) a number literal: its digits keep counting
             } else {
-                digitRun = 0;
+                numberDigits = 0;
                 if (c == '"') {
                     inString = true;
                 } else if (c == '[' || c == '{') {
@@ -89,8 +95,6 @@ public final class FrameDecoder {
                     depth--;
                 }
             }
-            beforePrevious = previous;
-            previous = c;
         }
     }
 

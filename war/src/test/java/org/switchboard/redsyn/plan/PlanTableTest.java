@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import org.switchboard.redsyn.plan.Plan;
-import org.switchboard.redsyn.plan.PlanTable;
 
 class PlanTableTest {
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.ConnectionRegistry;
-import org.switchboard.synapse.addressing.Addressing;
 
 class AddressingTest {
 

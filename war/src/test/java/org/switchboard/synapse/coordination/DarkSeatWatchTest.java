@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.idempotency.HubReply;
-import org.switchboard.synapse.coordination.DarkSeatWatch;
 
 class DarkSeatWatchTest {
 

@@ -7,7 +7,6 @@ import jakarta.json.JsonObject;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.switchboard.synapse.hub.SynapseDispatcher;
 import org.switchboard.synapse.VerbHandler;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
@@ -153,5 +152,31 @@ class SynapseDispatcherTest {
         JsonObject numeric = jakarta.json.Json.createObjectBuilder().add("type", "chat").add("sender", "p/a")
                 .add("target", "p/b").add("token", 5).build();
         assertEquals(Set.of("type", "sender", "target"), SynapseDispatcher.normalised(numeric, "p/a", "chat", "p/b").keySet());
+    }
+
+    @Test
+    void chatsCarryingLongNumbersAreDeliveredAndOverLongOnesRefusedWithTheSocketOpen() {
+        TestHub test = new TestHub();
+        TestHub.Client alice = test.register("proj/alice");
+        TestHub.Client bob = test.register("proj/bob");
+        String digits = "7".repeat(4300);
+        // client_msg_id takes the duplicate-suppression path, which re-parses the stamped frame
+        for (String number : new String[] {"1".repeat(1101), digits, "-" + digits, "0." + "3".repeat(2000)}) {
+            bob.peer().clear();
+            alice.sendRaw("{\"type\":\"chat\",\"target\":\"proj/bob\",\"payload\":\"n\",\"client_msg_id\":\"m"
+                    + number.length() + number.charAt(0) + "\",\"n\":" + number + "}");
+            assertEquals(0, alice.peer().closeCode(), () -> "closed " + alice.peer().closeReason());
+            assertEquals(1, bob.peer().ofType("chat").size(), () -> "a " + number.length() + "-char number; alice saw " + alice.peer().frames());
+            JsonObject chat = bob.peer().lastOfType("chat");
+            assertEquals(new java.math.BigDecimal(number), chat.getJsonNumber("n").bigDecimalValue());
+            assertEquals(0, alice.peer().closeCode());
+        }
+        alice.sendRaw("{\"type\":\"chat\",\"target\":\"proj/bob\",\"payload\":\"n\",\"n\":" + "7".repeat(4301) + "}");
+        JsonObject refused = alice.peer().lastOfType("error");
+        assertEquals("Malformed JSON.", refused.getString("payload"));
+        assertEquals("all", refused.getString("target"));
+        assertEquals(0, alice.peer().closeCode());
+        alice.chat("proj/bob", "still here");
+        assertEquals("still here", bob.peer().lastOfType("chat").getString("payload"));
     }
 }

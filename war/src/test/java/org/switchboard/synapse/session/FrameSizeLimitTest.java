@@ -50,4 +50,15 @@ class FrameSizeLimitTest {
         assertEquals(1024, FrameSizeLimit.ofKib(0).maxBytes());
         assertEquals(FrameSizeLimit.MAX_KIB * 1024, FrameSizeLimit.ofKib(1_000_000).maxBytes());
     }
+
+    @Test
+    void theContainersFrameBufferFitsTheLargestLegalFramePlusOneGatedRead() throws Exception {
+        String webXml = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/webapp/WEB-INF/web.xml"));
+        java.util.regex.Matcher size = java.util.regex.Pattern.compile(
+                "org\\.glassfish\\.tyrus\\.servlet\\.incoming-buffer-size</param-name>\\s*<param-value>(\\d+)</param-value>")
+                .matcher(webXml);
+        assertTrue(size.find(), "web.xml sets Tyrus's incoming buffer");
+        // a frame of MAX_KIB with a 14-byte header, plus one 64 KiB read of the next frame behind it
+        assertTrue(Long.parseLong(size.group(1)) >= FrameSizeLimit.MAX_KIB * 1024L + 14 + 64 * 1024);
+    }
 }

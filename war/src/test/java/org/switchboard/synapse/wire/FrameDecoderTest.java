@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
 class FrameDecoderTest {
@@ -54,8 +55,42 @@ class FrameDecoderTest {
         FrameDecoder small = new FrameDecoder(64, 10);
         assertDoesNotThrow(() -> small.decode("{\"n\":1234567890}"));
         assertThrows(FrameDecoder.MalformedJsonException.class, () -> small.decode("{\"n\":12345678901}"));
-        // fraction digits are not an integer literal; digits inside strings are text
-        assertDoesNotThrow(() -> small.decode("{\"n\":0.123456789012,\"s\":\"123456789012345\"}"));
+        // digits inside strings are text
+        assertDoesNotThrow(() -> small.decode("{\"n\":0.12345678,\"s\":\"123456789012345\"}"));
+    }
+
+    @Test
+    void integerLiteralsUpToTheSpecBoundAreParsedExactly() {
+        // Parsson refuses number literals over 1100 characters unless told otherwise: §6.2 allows 4300 digits
+        String digits = "9".repeat(4300);
+        JsonObject frame = (JsonObject) decoder.decode("{\"n\":" + digits + ",\"m\":-" + digits + "}");
+        assertEquals(new BigInteger(digits), frame.getJsonNumber("n").bigIntegerValueExact());
+        assertEquals(new BigInteger("-" + digits), frame.getJsonNumber("m").bigIntegerValue());
+        assertEquals(digits, CanonicalJson.ascii(frame.get("n")));
+        assertDoesNotThrow(() -> decoder.decode("{\"n\":" + "1".repeat(1101) + "}"));
+    }
+
+    @Test
+    void fractionAndExponentDigitsCountTowardsTheSameBound() {
+        // the whole literal's digits count: no number carries more than 4300 digits into the parser
+        String mantissa = "1." + "2".repeat(4298); // 4299 digits
+        assertDoesNotThrow(() -> decoder.decode("[" + mantissa + "]"));
+        assertDoesNotThrow(() -> decoder.decode("[" + mantissa + "e5]")); // 4300 digits
+        assertThrows(FrameDecoder.MalformedJsonException.class, () -> decoder.decode("[" + mantissa + "e50]"));
+        assertThrows(FrameDecoder.MalformedJsonException.class, () -> decoder.decode("[0." + "0".repeat(4300) + "1]"));
+        assertThrows(FrameDecoder.MalformedJsonException.class, () -> decoder.decode("[1E-" + "0".repeat(4300) + "]"));
+        FrameDecoder small = new FrameDecoder(64, 10);
+        assertDoesNotThrow(() -> small.decode("[-1.2345e+67]"));
+        assertThrows(FrameDecoder.MalformedJsonException.class, () -> small.decode("[0.1234567890]"));
+        // numbers separated by structure are counted separately
+        assertDoesNotThrow(() -> small.decode("[1234567890,1234567890,{\"a\":1234567890}]"));
+    }
+
+    @Test
+    void anyParserFailureOnClientTextIsMalformedJson() {
+        // a literal the bound admits but Parsson's own limits would refuse must never escape as another exception
+        FrameDecoder generous = new FrameDecoder(64, 100_000);
+        assertThrows(FrameDecoder.MalformedJsonException.class, () -> generous.decode("[" + "1".repeat(20_000) + "]"));
     }
 
     @Test
