@@ -16,6 +16,16 @@ public final class AgentActivity {
         return lastReaction;
     }
 
+    /**
+     * Seconds from the last reaction to {@code now} (never negative), or null when there is none. Reads
+     * the reaction once: a check followed by a second read could see a concurrent reset between them
+     * and compute NaN, which no JSON number can carry.
+     */
+    public Double reactionAge(double now) {
+        double reacted = lastReaction;
+        return Double.isNaN(reacted) ? null : Math.max(0, now - reacted);
+    }
+
     void seen(double now) {
         lastSeen = now;
     }

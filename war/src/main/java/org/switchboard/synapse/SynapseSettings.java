@@ -32,10 +32,21 @@ public record SynapseSettings(
         org.switchboard.synapse.RateLimits rateLimits,
         int maxFrameKib,
         boolean rawFrameWrites,
-        int websocketWriteBufferBytes) {
+        int websocketWriteBufferBytes,
+        long historyMaxBytes,
+        long maxReplyBytes,
+        long outboundMaxBytes) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 2;
+    /** Default {@code hub.history-max-bytes}: 64 MiB of retained chat text. */
+    public static final long DEFAULT_HISTORY_MAX_BYTES = 64L * 1024 * 1024;
+    /** Default {@code hub.max-reply-bytes}: 4 MiB per query reply frame. */
+    public static final long DEFAULT_MAX_REPLY_BYTES = 4L * 1024 * 1024;
+    /** Default {@code hub.outbound-max-bytes}: 16 MiB of frames queued for one socket. */
+    public static final long DEFAULT_OUTBOUND_MAX_BYTES = 16L * 1024 * 1024;
+    /** Smallest reply budget honoured: room for one chat at the default 1 MiB frame limit plus its envelope. */
+    public static final long MIN_REPLY_BYTES = 1024L * 1024 + 64 * 1024;
 
     /** True when a connect token is configured. */
     public boolean secured() {
@@ -45,6 +56,11 @@ public record SynapseSettings(
     /** Pre-auth socket cap; 0 means "same as max clients". */
     public int effectiveMaxUnauthenticated() {
         return maxUnauthenticated > 0 ? maxUnauthenticated : maxClients;
+    }
+
+    /** The reply budget in force: {@code maxReplyBytes}, but never below {@link #MIN_REPLY_BYTES}. */
+    public long replyBudget() {
+        return Math.max(MIN_REPLY_BYTES, maxReplyBytes);
     }
 
     /** A builder primed with the spec defaults (§19). */
@@ -84,6 +100,9 @@ public record SynapseSettings(
         private int maxFrameKib = 1024;
         private boolean rawFrameWrites = true;
         private int websocketWriteBufferBytes = 512;
+        private long historyMaxBytes = DEFAULT_HISTORY_MAX_BYTES;
+        private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
+        private long outboundMaxBytes = DEFAULT_OUTBOUND_MAX_BYTES;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -110,6 +129,9 @@ public record SynapseSettings(
         public Builder maxFrameKib(int v) { maxFrameKib = v; return this; }
         public Builder rawFrameWrites(boolean v) { rawFrameWrites = v; return this; }
         public Builder websocketWriteBufferBytes(int v) { websocketWriteBufferBytes = v; return this; }
+        public Builder historyMaxBytes(long v) { historyMaxBytes = v; return this; }
+        public Builder maxReplyBytes(long v) { maxReplyBytes = v; return this; }
+        public Builder outboundMaxBytes(long v) { outboundMaxBytes = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -118,7 +140,7 @@ public record SynapseSettings(
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
-                    rawFrameWrites, websocketWriteBufferBytes);
+                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes);
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
@@ -28,6 +29,8 @@ public final class ChannelService implements VerbHandler {
 
     private final SynapseContext ctx;
     private final ConcurrentHashMap<String, Channel> channels = new ConcurrentHashMap<>();
+    /** Bytes of every channel's history together: all channels share one {@code hub.history-max-bytes}. */
+    private final AtomicLong historyBytes = new AtomicLong();
     private volatile ChatService chat;
 
     private static final class Channel {
@@ -38,11 +41,11 @@ public final class ChannelService implements VerbHandler {
         final Set<String> invites = new LinkedHashSet<>();
         final ChatHistory history;
 
-        Channel(String id, String owner, String label, int historyLimit) {
+        Channel(String id, String owner, String label, int historyLimit, long historyMaxBytes, AtomicLong historyBytes) {
             this.id = id;
             this.owner = owner;
             this.label = label;
-            this.history = new ChatHistory(historyLimit);
+            this.history = new ChatHistory(historyLimit, historyMaxBytes, historyBytes);
             members.add(owner);
         }
     }
@@ -94,7 +97,8 @@ public final class ChannelService implements VerbHandler {
                     return;
                 }
                 String label = JsonFields.string(in.frame(), "label");
-                Channel created = new Channel(id, sender, label == null ? id : label, ctx.settings().historyLimit());
+                Channel created = new Channel(id, sender, label == null ? id : label, ctx.settings().historyLimit(),
+                        ctx.settings().historyMaxBytes(), historyBytes);
                 Channel existing = channels.putIfAbsent(id, created);
                 if (existing != null) {
                     result(socket, sender, id, false, null, "channel '" + id + "' already exists");
@@ -150,15 +154,16 @@ public final class ChannelService implements VerbHandler {
                     return;
                 }
                 Long limit = JsonFields.integer(in.frame(), "limit");
-                int n = limit == null ? 20 : (int) Math.max(0, Math.min(limit, Integer.MAX_VALUE));
-                List<JsonObject> all = c.history.select(f -> true);
-                List<JsonObject> tail = all.subList(Math.max(0, all.size() - n), all.size());
-                JsonArrayBuilder messages = Jsons.PROVIDER.createArrayBuilder();
-                tail.forEach(messages::add);
-                socket.send(ctx.frames().hub("channel_history", sender, "Channel history").add("channel", id)
-                        .add("messages", messages)
+                long n = limit == null ? 20 : Math.max(0, limit);
+                Long before = JsonFields.integer(in.frame(), "before_msg_id");
+                JsonObject envelope = ctx.frames().hub("channel_history", sender, "Channel history").add("channel", id)
                         .add("retention", Jsons.PROVIDER.createObjectBuilder().add("max_messages", ctx.settings().historyLimit()))
-                        .build().toString());
+                        .build();
+                HistoryPages.Page page = HistoryPages.newest(c.history.newestFirst(), e -> true, n,
+                        before == null ? HistoryPages.NEWEST : before,
+                        ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "messages"));
+                socket.send(ReplyBudget.spliceEntries(envelope, page.markers("next_before_msg_id"), "messages",
+                        page.entries()));
             }
             default -> {
             }
@@ -195,7 +200,7 @@ public final class ChannelService implements VerbHandler {
         CompletableFuture<Long> committed = chat.append(out, false);
         out.connection().inOrder(committed, seq -> {
             String text = seq == null ? out.chatJson() : ChatService.withSeq(out.chatJson(), seq);
-            c.history.add(text, null);
+            c.history.add(text, null, out.msgId());
             List<String> members;
             synchronized (c) {
                 members = new ArrayList<>(new TreeSet<>(c.members));

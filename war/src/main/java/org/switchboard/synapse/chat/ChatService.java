@@ -47,7 +47,7 @@ public final class ChatService {
         this.receipts = receipts;
         this.mailbox = mailbox;
         this.channels = channels;
-        this.history = new ChatHistory(ctx.settings().historyLimit());
+        this.history = new ChatHistory(ctx.settings().historyLimit(), ctx.settings().historyMaxBytes());
         channels.chatService(this);
         var s = ctx.settings();
         this.quotas = s.ingressQuotaEnabled() ? new IngressQuotas(s.ingressQuotaMaxEvents(), s.ingressQuotaMaxBytes(),
@@ -197,7 +197,7 @@ public final class ChatService {
 
     private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {
         String text = seq == null ? out.chatJson() : withSeq(out.chatJson(), seq);
-        history.add(out.chatJson(), seq);
+        history.add(out.chatJson(), seq, out.msgId());
         if (seq != null) {
             mailbox.chatCommitted(seq, out.sender(), out.target(), false, out.now());
         }

@@ -44,6 +44,25 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.history-limit", defaultValue = "10000")
     int historyLimit;
 
+    /** Encoded bytes of retained public chat history (and of all channel histories together); oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.history-max-bytes", defaultValue = "67108864")
+    long historyMaxBytes;
+
+    /**
+     * Largest reply frame the hub builds for a query (history, resume, channel history, who, state):
+     * a request for more gets the newest entries that fit, {@code truncated: true} and a cursor.
+     * Values under 1,114,112 (one 1 MiB chat plus envelope) are raised to it.
+     */
+    @Inject @ConfigProperty(name = "hub.max-reply-bytes", defaultValue = "4194304")
+    long maxReplyBytes;
+
+    /**
+     * Frame text queued for one socket and not yet written; a socket whose reader falls this far behind
+     * is closed with 1013 (§6.4). One frame larger than this is still sent to a socket with nothing queued.
+     */
+    @Inject @ConfigProperty(name = "hub.outbound-max-bytes", defaultValue = "16777216")
+    long outboundMaxBytes;
+
     /** Dead-letter escalation threshold; 0 = off. */
     @Inject @ConfigProperty(name = "hub.dead-letter-escalation-threshold", defaultValue = "0")
     int deadLetterEscalationThreshold;
@@ -114,6 +133,7 @@ public class SynapseConfig {
                 .configEpoch(configEpoch.orElse(""))
                 .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
                 .websocketWriteBufferBytes(websocketWriteBufferBytes)
+                .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
                 .build();
     }
 

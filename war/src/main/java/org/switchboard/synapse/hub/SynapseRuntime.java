@@ -114,6 +114,11 @@ public class SynapseRuntime implements SynapseContextSource {
                     + org.switchboard.synapse.session.FrameSizeLimit.MAX_KIB + "; using "
                     + org.switchboard.synapse.session.FrameSizeLimit.clampKib(settings.maxFrameKib()));
         }
+        if (settings.maxReplyBytes() < SynapseSettings.MIN_REPLY_BYTES) {
+            LOG.warning("hub.max-reply-bytes=" + settings.maxReplyBytes() + " is below one 1 MiB chat and its envelope; using "
+                    + settings.replyBudget());
+        }
+        WebSocketPeer.defaultOutboundMaxBytes(settings.outboundMaxBytes());
         Journal journal = journals.isResolvable() ? journals.get() : null;
         if (journal == null) {
             LOG.warning("SYNAPSE: no Journal deployed; running without durability (no seq, no mailbox)");

@@ -3,6 +3,7 @@ package org.switchboard.synapse.mailbox;
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,6 +40,10 @@ public final class MailboxService {
     private static final Logger LOG = Logger.getLogger(MailboxService.class.getName());
     /** Chat events scanned by one replay. */
     public static final int REPLAY_SCAN = 1000;
+    /** Chat events read from the journal at a time by a replay. */
+    static final int REPLAY_PAGE = 64;
+    /** Characters of replayed frames sent before waiting for the socket to take them (one reply budget's worth). */
+    static final long REPLAY_CHUNK_CHARS = 4L * 1024 * 1024;
     /** Identities kept in the pending-count projection besides the online ones. */
     public static final int TRACKED_IDENTITIES = 512;
     /** Directed chats kept in the in-memory index: ten mailbox replay windows. */
@@ -200,24 +205,70 @@ public final class MailboxService {
         advance(identity, since, "cursor");
         ReplayGuard guard = replayGuards.computeIfAbsent(connection, c -> new ReplayGuard());
         return () -> ctx.journal().flushed()
-                .thenApplyAsync(flushed -> ctx.journal().read(since, REPLAY_SCAN, Set.of("chat")), ctx.blocking())
-                .thenAccept(events -> {
-                    LOG.fine(() -> "mailbox replay for " + org.switchboard.logging.LogSafe.text(identity) + " since " + since + ": " + events.size() + " chat events");
-                    List<String> roles = connection.roles();
-                    for (JournalEvent event : events) {
-                        JsonObject chat = event.payload();
-                        String target = JsonFields.string(chat, "target");
-                        if (target == null || identity.equals(JsonFields.string(chat, "sender"))
-                                || !Addressing.isDirectedTarget(target) || chat.containsKey("channel")
-                                || !Addressing.isRecipient(target, identity, roles) || !guard.claimForReplay(event.seq())) {
-                            continue;
-                        }
-                        JsonObjectBuilder copy = Jsons.PROVIDER.createObjectBuilder(chat);
-                        copy.remove("receipt_requested");
-                        connection.send(copy.add("seq", event.seq()).add("replayed", true).build().toString());
-                    }
-                })
+                .thenCompose(flushed -> replayPage(new Replay(connection, identity, guard), since, 0))
                 .whenComplete((ignored, error) -> replayFinished(guard));
+    }
+
+    /** One socket's replay in progress. */
+    private record Replay(Connection connection, String identity, ReplayGuard guard) {
+    }
+
+    /**
+     * Reads the next {@link #REPLAY_PAGE} chat events after {@code after} and sends what matches. Pages,
+     * and chunks of {@link #REPLAY_CHUNK_CHARS} within one, go out only once the socket took the ones
+     * before: a backlog of big chats never sits in memory (or in the socket's outbound queue, whose bound
+     * would close it) all at once, however large the 1000-event window.
+     */
+    private CompletableFuture<Void> replayPage(Replay replay, long after, int scanned) {
+        int want = Math.min(REPLAY_PAGE, REPLAY_SCAN - scanned);
+        if (want <= 0 || !replay.connection().peer().isOpen()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return CompletableFuture.supplyAsync(() -> ctx.journal().read(after, want, Set.of("chat")), ctx.blocking())
+                .thenCompose(events -> {
+                    LOG.fine(() -> "mailbox replay for " + org.switchboard.logging.LogSafe.text(replay.identity()) + " after " + after + ": " + events.size()
+                            + " chat events");
+                    boolean last = events.size() < want;
+                    return replayFrom(replay, events, 0, scanned + events.size(), last);
+                });
+    }
+
+    private CompletableFuture<Void> replayFrom(Replay replay, List<JournalEvent> events, int index, int scanned,
+                                               boolean lastPage) {
+        List<CompletableFuture<Boolean>> writes = new ArrayList<>();
+        long chars = 0;
+        List<String> roles = replay.connection().roles();
+        for (int i = index; i < events.size(); i++) {
+            JournalEvent event = events.get(i);
+            JsonObject chat = event.payload();
+            String target = JsonFields.string(chat, "target");
+            if (target == null || replay.identity().equals(JsonFields.string(chat, "sender"))
+                    || !Addressing.isDirectedTarget(target) || chat.containsKey("channel")
+                    || !Addressing.isRecipient(target, replay.identity(), roles) || !replay.guard().claimForReplay(event.seq())) {
+                continue;
+            }
+            JsonObjectBuilder copy = Jsons.PROVIDER.createObjectBuilder(chat);
+            copy.remove("receipt_requested");
+            String text = copy.add("seq", event.seq()).add("replayed", true).build().toString();
+            writes.add(replay.connection().send(text));
+            chars += text.length();
+            if (chars >= REPLAY_CHUNK_CHARS && i + 1 < events.size()) {
+                int next = i + 1;
+                return allWritten(writes).thenCompose(ok -> ok
+                        ? replayFrom(replay, events, next, scanned, lastPage) : CompletableFuture.completedFuture(null));
+            }
+        }
+        if (lastPage || events.isEmpty() || scanned >= REPLAY_SCAN) {
+            return CompletableFuture.completedFuture(null);
+        }
+        long after = events.get(events.size() - 1).seq();
+        return allWritten(writes).thenCompose(ok -> ok ? replayPage(replay, after, scanned) : CompletableFuture.completedFuture(null));
+    }
+
+    /** Completes once every write finished: true when all were written (a failed one ends the replay). */
+    private static CompletableFuture<Boolean> allWritten(List<CompletableFuture<Boolean>> writes) {
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new))
+                .thenApply(x -> writes.stream().allMatch(w -> Boolean.TRUE.equals(w.join())));
     }
 
     /**

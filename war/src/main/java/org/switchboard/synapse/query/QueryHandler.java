@@ -29,9 +29,14 @@ import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.chat.HistoryPages;
+import org.switchboard.synapse.chat.ReplyBudget;
 
 /** The read-only queries of §13: {@code who_request}, {@code history_request}, {@code state_request}, {@code resume_request}. */
 public final class QueryHandler implements VerbHandler {
+
+    /** Room kept in the reply budget for the history_snapshot around an inbox page (envelope, page members). */
+    private static final long INBOX_ENVELOPE_RESERVE = 8 * 1024;
 
     private final ChatService chat;
     private final MailboxService mailbox;
@@ -52,10 +57,10 @@ public final class QueryHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         switch (in.type()) {
-            case "who_request" -> in.connection().send(who(in.sender(), ctx).toString());
+            case "who_request" -> in.connection().send(SnapshotTrim.fit(who(in.sender(), ctx), ctx.settings().replyBudget()).toString());
             case "history_request" -> history(in, ctx);
             case "state_request" -> in.connection().send(state(in, ctx).toString());
-            case "resume_request" -> in.connection().send(resume(in, ctx).toString());
+            case "resume_request" -> in.connection().send(resume(in, ctx));
             default -> {
             }
         }
@@ -86,10 +91,11 @@ public final class QueryHandler implements VerbHandler {
                 JsonObjectBuilder entry = Jsons.PROVIDER.createObjectBuilder()
                         .add("proven_live", !registry.isStale(name, now))
                         .add("has_live_waiter", registry.hasLiveWaiter(name, now));
-                if (activity == null || Double.isNaN(activity.lastReaction())) {
+                Double age = activity == null ? null : activity.reactionAge(now);
+                if (age == null) {
                     entry.addNull("last_reaction_age");
                 } else {
-                    entry.add("last_reaction_age", Math.max(0, now - activity.lastReaction()));
+                    entry.add("last_reaction_age", age);
                 }
                 liveness.add(name, entry);
             }
@@ -116,7 +122,8 @@ public final class QueryHandler implements VerbHandler {
             String requestId = requestId(frame);
             List<String> roles = in.connection().roles();
             CompletableFuture.supplyAsync(() -> inboxQuery instanceof JsonObject q && requestId != null
-                            ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq())
+                            ? InboxQuery.page(q, in.sender(), roles, ctx.frames().hubId(), ctx.journal(), mailbox.highestSeq(),
+                                    ctx.settings().replyBudget() - INBOX_ENVELOPE_RESERVE)
                             : Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("available", false)
                                     .add("identity", "").add("hub_id", ctx.frames().hubId())
                                     .add("reason", "invalid_query").build(), ctx.blocking())
@@ -135,29 +142,42 @@ public final class QueryHandler implements VerbHandler {
         String mustContain = null;
         if (frame.containsKey("history_client_msg_id")) {
             String wanted = nonEmptyString(frame.get("history_client_msg_id"));
-            filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "client_msg_id")));
+            filter = and(filter, f -> wanted != null && wanted.equals(JsonFields.string(f, "client_msg_id")));
             mustContain = wanted == null ? null : ChatHistory.memberText("client_msg_id", wanted);
         }
         if (frame.containsKey("history_target")) {
             String wanted = nonEmptyString(frame.get("history_target"));
-            filter = filter.and(f -> wanted != null && wanted.equals(JsonFields.string(f, "target")));
+            filter = and(filter, f -> wanted != null && wanted.equals(JsonFields.string(f, "target")));
             String targetText = wanted == null ? null : ChatHistory.memberText("target", wanted);
             mustContain = targetText != null ? targetText : mustContain;
         }
         JsonValue limitValue = frame.get("limit");
         JsonObjectBuilder reply = ctx.frames().hub("history_snapshot", in.sender(), HubStrings.HISTORY_SNAPSHOT);
-        List<JsonObject> selected;
+        long max;
         if (limitValue instanceof JsonNumber number) {
             long limit = Math.max(1, number.longValue());
-            selected = chat.history().select(mustContain, filter, (int) Math.min(Integer.MAX_VALUE, limit));
+            max = limit;
             reply.add("requested_limit", limit);
         } else {
-            selected = chat.history().select(mustContain, filter, Integer.MAX_VALUE);
+            max = Long.MAX_VALUE;
             reply.add("requested_limit", "all");
         }
-        JsonArrayBuilder history = Jsons.PROVIDER.createArrayBuilder();
-        selected.forEach(history::add);
-        in.connection().send(reply.add("history", history).build().toString());
+        Long before = JsonFields.integer(frame, "before_msg_id");
+        JsonObject envelope = reply.build();
+        HistoryPages.Page page = HistoryPages.newest(chat.history().newestFirst(), entryFilter(mustContain, filter), max,
+                before == null ? HistoryPages.NEWEST : before,
+                ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "history"));
+        in.connection().send(ReplyBudget.spliceEntries(envelope, page.markers("next_before_msg_id"), "history", page.entries()));
+    }
+
+    /** An entry filter: the cheap text test first, then (only when there is one) the parsed-frame filter. */
+    private static Predicate<ChatHistory.Entry> entryFilter(String mustContain, Predicate<JsonObject> frameFilter) {
+        return entry -> (mustContain == null || entry.json().contains(mustContain))
+                && (frameFilter == null || frameFilter.test(entry.frame()));
+    }
+
+    private static Predicate<JsonObject> and(Predicate<JsonObject> first, Predicate<JsonObject> second) {
+        return first == null ? second : first.and(second);
     }
 
     private JsonObject state(InboundFrame in, SynapseContext ctx) {
@@ -203,27 +223,24 @@ public final class QueryHandler implements VerbHandler {
         for (StateSnapshotContributor contributor : contributors.get()) {
             contributor.contribute(in.sender(), snapshot);
         }
-        return reply.add("snapshot", snapshot).build();
+        return reply.add("snapshot", SnapshotTrim.fit(snapshot.build(), ctx.settings().replyBudget() - INBOX_ENVELOPE_RESERVE))
+                .build();
     }
 
-    private JsonObject resume(InboundFrame in, SynapseContext ctx) {
+    private String resume(InboundFrame in, SynapseContext ctx) {
         Long since = JsonFields.integer(in.frame(), "since");
         long cursor = since == null ? 0 : since;
-        Predicate<JsonObject> visible = visibleTo(in, ctx);
-        List<JsonObject> messages = chat.history().select(f -> {
-            Long msgId = JsonFields.integer(f, "msg_id");
-            return msgId != null && msgId > cursor && visible.test(f);
-        });
-        JsonArrayBuilder out = Jsons.PROVIDER.createArrayBuilder();
-        messages.forEach(out::add);
-        return ctx.frames().hub("resume_snapshot", in.sender(), HubStrings.RESUME_SNAPSHOT)
-                .add("since", cursor).add("messages", out).build();
+        JsonObject envelope = ctx.frames().hub("resume_snapshot", in.sender(), HubStrings.RESUME_SNAPSHOT)
+                .add("since", cursor).build();
+        HistoryPages.Page page = HistoryPages.after(chat.history().oldestFirst(), entryFilter(null, visibleTo(in, ctx)),
+                cursor, ReplyBudget.forEnvelope(ctx.settings().replyBudget(), envelope, "messages"));
+        return ReplyBudget.spliceEntries(envelope, page.markers("next_since"), "messages", page.entries());
     }
 
-    /** Private-directed mode: only broadcasts plus chats the requester sent or is an inbox recipient of (§7.4). */
+    /** Private-directed mode: only broadcasts plus chats the requester sent or is an inbox recipient of (§7.4); null: all. */
     private static Predicate<JsonObject> visibleTo(InboundFrame in, SynapseContext ctx) {
         if (!ctx.settings().privateDirectedMessages()) {
-            return f -> true;
+            return null;
         }
         String requester = in.sender();
         String owner = ConnectionRegistry.waiterOwner(requester);

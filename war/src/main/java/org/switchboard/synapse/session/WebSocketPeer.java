@@ -19,13 +19,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.CompletionBatch;
+import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.Peer;
 
 /**
  * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
  * flight, so no caller ever blocks on a slow socket; a write not drained within 5 s closes the
- * socket with 1013 (§6.4). On Tyrus the frames queued behind a write go out together as one raw
+ * socket with 1013 (§6.4), and so does a reader that lets more than {@code hub.outbound-max-bytes} of
+ * frames pile up ({@link OutboundBound}). On Tyrus the frames queued behind a write go out together as one raw
  * write ({@link RawFrameSender}); elsewhere each goes through the standard async send.
  */
 public final class WebSocketPeer implements Peer {
@@ -36,7 +38,13 @@ public final class WebSocketPeer implements Peer {
     public static final long DRAIN_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private record Outbound(String text, CompletableFuture<Boolean> written) {
+        long size() {
+            return text.length();
+        }
     }
+
+    /** The outbound bound of peers built without one ({@code hub.outbound-max-bytes}, set at hub start). */
+    private static volatile long defaultOutboundMaxBytes = SynapseSettings.DEFAULT_OUTBOUND_MAX_BYTES;
 
     /** Most bytes of queued frames joined into one raw write. */
     static final int MAX_RAW_WRITE_BYTES = 64 * 1024;
@@ -60,8 +68,11 @@ public final class WebSocketPeer implements Peer {
     private final AtomicBoolean writing = new AtomicBoolean();
     private final RawFrameSender raw;
     private final ScheduledExecutorService rechecks;
+    private final OutboundBound bound;
     private volatile long writeStartedNanos;
     private volatile boolean closed;
+    /** Set once a frame did not fit the outbound bound: nothing more is queued, and the socket closes with 1013. */
+    private volatile boolean overflowed;
 
     /**
      * Wraps an open session; {@code rechecks} polls a raw write that the socket could not take at
@@ -69,6 +80,12 @@ public final class WebSocketPeer implements Peer {
      * null keeps the standard send API.
      */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks) {
+        this(session, remoteHost, rechecks, defaultOutboundMaxBytes);
+    }
+
+    /** As above, with at most {@code outboundMaxBytes} of frame text queued (see {@link OutboundBound}). */
+    public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, long outboundMaxBytes) {
+        this.bound = new OutboundBound(outboundMaxBytes);
         this.session = session;
         this.id = Long.toString(IDS.incrementAndGet());
         this.remoteHost = remoteHost;
@@ -89,11 +106,17 @@ public final class WebSocketPeer implements Peer {
     @Override
     public CompletableFuture<Boolean> send(String text) {
         CompletableFuture<Boolean> written = new CompletableFuture<>();
-        if (closed || !session.isOpen()) {
+        if (closed || overflowed || !session.isOpen()) {
             written.complete(false);
             return written;
         }
-        queue.add(new Outbound(text, written));
+        Outbound outbound = new Outbound(text, written);
+        if (!bound.admit(outbound.size())) {
+            overflow();
+            written.complete(false);
+            return written;
+        }
+        queue.add(outbound);
         // inside a group commit's completions, written once they all ran: many chats, one write
         if (!CompletionBatch.defer(this, this::drain)) {
             drain();
@@ -118,13 +141,13 @@ public final class WebSocketPeer implements Peer {
             thread.setContextClassLoader(QUIET_CONTEXT);
             try {
                 session.getAsyncRemote().sendText(next.text(), result -> {
-                    next.written().complete(result.isOK());
+                    finish(next, result.isOK());
                     writing.set(false);
                     drain();
                 });
                 return;
             } catch (RuntimeException e) {
-                next.written().complete(false);
+                finish(next, false);
                 writing.set(false);
                 if (!session.isOpen()) {
                     failQueued();
@@ -201,21 +224,69 @@ public final class WebSocketPeer implements Peer {
         }
     }
 
-    private static void complete(List<Outbound> batch, boolean ok) {
+    private void complete(List<Outbound> batch, boolean ok) {
         for (Outbound outbound : batch) {
-            outbound.written().complete(ok);
+            finish(outbound, ok);
         }
+    }
+
+    /** A frame left the queue: written ({@code ok}) or dropped; its characters leave the bound. */
+    private void finish(Outbound outbound, boolean ok) {
+        bound.release(outbound.size());
+        outbound.written().complete(ok);
     }
 
     private void failQueued() {
         Outbound pending;
         while ((pending = queue.poll()) != null) {
-            pending.written().complete(false);
+            finish(pending, false);
         }
+    }
+
+    /**
+     * The reader fell {@code hub.outbound-max-bytes} behind: what is queued is dropped at once (the heap
+     * it held is free) and the socket is closed with 1013 (§6.4) off the caller's thread, which never
+     * waits for this socket.
+     */
+    private void overflow() {
+        if (overflowed) {
+            return;
+        }
+        overflowed = true;
+        failQueued();
+        LOG.fine(() -> "SYNAPSE peer " + id + ": outbound bound exceeded; closing with 1013");
+        if (rechecks != null) {
+            try {
+                rechecks.execute(this::closeOverflowed);
+                return;
+            } catch (RejectedExecutionException shuttingDown) {
+                // the drain check closes it
+            }
+        }
+    }
+
+    private void closeOverflowed() {
+        if (!closed) {
+            close(CloseCodes.TRY_AGAIN_LATER, CloseCodes.OUTBOUND_TIMEOUT);
+        }
+    }
+
+    /** Characters of frame text queued or being written (for tests and metrics). */
+    long queuedChars() {
+        return bound.queued();
+    }
+
+    /** Sets the outbound bound of peers created from now on without an explicit one. */
+    public static void defaultOutboundMaxBytes(long bytes) {
+        defaultOutboundMaxBytes = bytes;
     }
 
     /** Closes the socket with 1013 if the write in flight has not drained within the deadline. */
     public void checkDrain(long nowNanos) {
+        if (overflowed && !closed) {
+            closeOverflowed();
+            return;
+        }
         if (writing.get() && nowNanos - writeStartedNanos > DRAIN_DEADLINE_NANOS && !closed) {
             close(CloseCodes.TRY_AGAIN_LATER, CloseCodes.OUTBOUND_TIMEOUT);
             failQueued();
