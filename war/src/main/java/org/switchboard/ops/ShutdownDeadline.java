@@ -1,7 +1,10 @@
 package org.switchboard.ops;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Bounds how long a stopping JVM may take: once started, it waits the grace period and, if the
@@ -16,54 +19,62 @@ public final class ShutdownDeadline {
         void halt(int status);
     }
 
-    private final Duration grace;
+    private final long graceMillis;
     private final Halter halter;
-    private volatile Thread timer;
+    private final PrintStream err;
+    private final Thread timer;
+    private final AtomicBoolean started = new AtomicBoolean();
 
     /**
-     * @param grace    how long the orderly shutdown may take; zero or negative switches the deadline off
-     * @param halter   called with exit status 143 (128 + SIGTERM) when the grace runs out; a JVM that
-     *                 finished stopping before then has taken this daemon thread with it
+     * @param grace  how long the orderly shutdown may take; zero or negative switches the deadline off
+     * @param halter called with exit status 143 (128 + SIGTERM) when the grace runs out; a JVM that
+     *               finished stopping before then has taken the daemon countdown thread with it
+     * @param err    where the one line saying so goes (stderr in the server: JUL handlers may already
+     *               be closed by the container's own shutdown hook)
      */
-    public ShutdownDeadline(Duration grace, Halter halter) {
-        this.grace = Objects.requireNonNull(grace);
+    public ShutdownDeadline(Duration grace, Halter halter, PrintStream err) {
+        this.graceMillis = Objects.requireNonNull(grace).toMillis();
         this.halter = Objects.requireNonNull(halter);
+        this.err = Objects.requireNonNull(err);
+        // Built and rehearsed now: once the undeploy has begun, the application's class loader refuses
+        // every class, so the countdown must need none it has not already loaded and linked.
+        this.timer = new Thread(this::countdown, "switchboard-shutdown-deadline");
+        timer.setDaemon(true);
+        expire(0, status -> { }, new PrintStream(OutputStream.nullOutputStream()));
     }
 
     /** Whether a positive grace period is configured. */
     public boolean enabled() {
-        return !grace.isNegative() && !grace.isZero();
+        return graceMillis > 0;
     }
 
-    /** Starts the countdown on a daemon thread (once; later calls do nothing). */
-    public synchronized void start() {
-        if (!enabled() || timer != null) {
-            return;
+    /** Starts the countdown on its daemon thread (once; later calls do nothing). */
+    public void start() {
+        if (enabled() && started.compareAndSet(false, true)) {
+            timer.start();
         }
-        Thread t = new Thread(this::await, "switchboard-shutdown-deadline");
-        t.setDaemon(true);
-        timer = t;
-        t.start();
     }
 
     /** Waits for the countdown thread, for tests. */
     void join(Duration max) throws InterruptedException {
-        Thread t = timer;
-        if (t != null) {
-            t.join(max.toMillis());
+        if (started.get()) {
+            timer.join(max.toMillis());
         }
     }
 
-    private void await() {
+    private void countdown() {
         try {
-            Thread.sleep(grace.toMillis());
+            Thread.sleep(graceMillis);
         } catch (InterruptedException e) {
             return;
         }
-        // JUL handlers may already be closed by the container's own shutdown hook: stderr reaches the log.
-        System.err.println("switchboard: still stopping " + grace.toSeconds()
+        expire(graceMillis, halter, err);
+    }
+
+    private static void expire(long afterMillis, Halter halter, PrintStream err) {
+        err.println("switchboard: still stopping " + afterMillis / 1000
                 + " s after the stop signal; halting (everything acknowledged is already on disk)");
-        System.err.flush();
+        err.flush();
         halter.halt(143);
     }
 }

@@ -27,7 +27,7 @@ public class ShutdownGuard {
 
     void register(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         ShutdownDeadline deadline = new ShutdownDeadline(Duration.ofSeconds(graceSeconds),
-                status -> Runtime.getRuntime().halt(status));
+                Runtime.getRuntime()::halt, System.err);
         if (!deadline.enabled()) {
             LOG.info("shutdown: no deadline (switchboard.shutdown.grace-seconds=" + graceSeconds + ")");
             return;

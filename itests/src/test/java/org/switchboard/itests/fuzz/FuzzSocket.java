@@ -119,8 +119,13 @@ final class FuzzSocket implements AutoCloseable {
             if (opcode == 0x9) {
                 ByteArrayOutputStream pong = new ByteArrayOutputStream();
                 writeFrame(pong, 0x8A, payload, 0, payload.length);
-                out.write(pong.toByteArray());
-                out.flush();
+                try {
+                    out.write(pong.toByteArray());
+                    out.flush();
+                } catch (IOException closedForWriting) {
+                    // the hub closed while this side was still sending (an oversized frame): its close frame
+                    // may still be waiting to be read, so keep reading rather than report the write
+                }
             } else if (opcode == 0x8) {
                 int code = payload.length >= 2 ? ((payload[0] & 0xff) << 8) | (payload[1] & 0xff) : 1005;
                 String reason = payload.length > 2 ? new String(payload, 2, payload.length - 2, StandardCharsets.UTF_8) : "";

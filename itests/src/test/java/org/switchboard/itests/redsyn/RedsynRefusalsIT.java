@@ -155,6 +155,17 @@ class RedsynRefusalsIT {
     }
 
     @Test
+    void framingAndHeaderErrorsThatTheRuntimeAnswersEmptyAreJson() {
+        // found by FuzzIT: these were empty 400s (the listener's or Jersey's own) and a 405 without a body
+        assertRefusal(400, c.call("GET", "/v1/me", joel, "{\"v\": 1}"), "GET with a body");
+        assertRefusal(400, c.call("DELETE", "/v1/agents/" + AGENT + "/webhook", joel, "{\"v\": 1}"), "DELETE with a body");
+        assertRefusal(400, c.call("GET", "/v1/me", joel, null, "Content-Type", "a/b/c"), "a Content-Type that is no media type");
+        assertRefusal(400, c.call("POST", "/v1/messages", joel, "{}", "Content-Type", "a/b/c"), "POST with a Content-Type that is no media type");
+        assertRefusal(405, c.call("OPTIONS", "/v1/messages", joel, null, "Accept", "image/png;q=0.1"), "OPTIONS accepting only PNG");
+        assertRefusal(401, c.get("/v1/me", null), "the connection-independent 401 after those");
+    }
+
+    @Test
     void concurrentFirstSubscriptionsOfOneAgentAllSucceedOnce() throws Exception {
         int threads = 16;
         for (int round = 0; round < 3; round++) {

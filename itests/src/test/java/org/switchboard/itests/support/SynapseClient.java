@@ -25,6 +25,10 @@ import java.util.function.Predicate;
  */
 public final class SynapseClient implements AutoCloseable {
 
+    /** Parsson refuses numbers over 1,100 characters by default; the hub relays integers of up to 4,300 digits. */
+    private static final jakarta.json.JsonReaderFactory READERS =
+            Json.createReaderFactory(java.util.Map.of("org.eclipse.parsson.maxBigDecimalLength", 5000));
+
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final BlockingQueue<String> frames = new LinkedBlockingQueue<>();
@@ -185,7 +189,7 @@ public final class SynapseClient implements AutoCloseable {
     }
 
     private static JsonObject parse(String text) {
-        try (JsonReader reader = Json.createReader(new StringReader(text))) {
+        try (JsonReader reader = READERS.createReader(new StringReader(text))) {
             JsonValue value = reader.readValue();
             return value.asJsonObject();
         }

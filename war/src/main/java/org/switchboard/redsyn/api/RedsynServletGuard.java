@@ -26,8 +26,15 @@ public class RedsynServletGuard extends HttpFilter {
     @Override
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
+        String refusal = headerRefusal(request);
+        if (refusal != null) {
+            // Jersey answers these with an empty 400 before any mapper runs; the body, if any, is not read.
+            response.setHeader("Connection", "close");
+            writeError(response, 400, refusal);
+            return;
+        }
         try {
-            chain.doFilter(request, new HttpServletResponseWrapper(response) {
+            chain.doFilter(forOptions(request), new HttpServletResponseWrapper(response) {
                 @Override
                 public void sendError(int status) throws IOException {
                     writeError(response, status, reason(status));
@@ -49,6 +56,46 @@ public class RedsynServletGuard extends HttpFilter {
             }
             writeError(response, r.status(), r.message());
         }
+    }
+
+    /**
+     * An {@code OPTIONS} request is always answered with a 405 in JSON ({@link ErrorShape}); whatever it
+     * says it accepts must not leave that answer without a body, so it is shown as accepting JSON.
+     */
+    private static HttpServletRequest forOptions(HttpServletRequest request) {
+        if (!"OPTIONS".equals(request.getMethod())) {
+            return request;
+        }
+        return new jakarta.servlet.http.HttpServletRequestWrapper(request) {
+            @Override
+            public String getHeader(String name) {
+                return "Accept".equalsIgnoreCase(name) ? "application/json" : super.getHeader(name);
+            }
+
+            @Override
+            public java.util.Enumeration<String> getHeaders(String name) {
+                return "Accept".equalsIgnoreCase(name)
+                        ? java.util.Collections.enumeration(java.util.List.of("application/json")) : super.getHeaders(name);
+            }
+        };
+    }
+
+    /** Why a request's framing or headers are refused before it reaches a resource, or null. */
+    static String headerRefusal(HttpServletRequest request) {
+        String method = request.getMethod();
+        boolean bodiless = "GET".equals(method) || "HEAD".equals(method) || "DELETE".equals(method) || "OPTIONS".equals(method);
+        if (bodiless && (request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null)) {
+            return method + " takes no request body";
+        }
+        String contentType = request.getHeader("Content-Type");
+        if (contentType != null) {
+            try {
+                jakarta.ws.rs.core.MediaType.valueOf(contentType);
+            } catch (IllegalArgumentException e) {
+                return "Content-Type is not a media type";
+            }
+        }
+        return null;
     }
 
     private static String reason(int status) {
