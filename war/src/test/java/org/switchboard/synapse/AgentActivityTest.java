@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import org.junit.jupiter.api.Test;
-import org.switchboard.synapse.AgentActivity;
 
 /** The reaction age {@code who_snapshot} reports: null without a reaction, never negative, never NaN. */
 class AgentActivityTest {
