@@ -28,9 +28,9 @@ import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.switchboard.redsyn.limit.Plan;
-import org.switchboard.redsyn.limit.PlanTable;
-import org.switchboard.synapse.SynapseConfig;
+import org.switchboard.redsyn.plan.Plan;
+import org.switchboard.redsyn.plan.PlanTable;
+import org.switchboard.synapse.hub.SynapseConfig;
 
 /**
  * Keeps src/site/markdown/configuration.md the reference of every configuration key: each key the

@@ -12,7 +12,7 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 import org.switchboard.messaging.JmsWorkQueue;
-import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.hub.SynapseRuntime;
 
 /**
  * Readiness for orchestrators: the database (journal) answers, the broker accepts connections, the

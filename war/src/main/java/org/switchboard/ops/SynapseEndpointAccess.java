@@ -14,7 +14,7 @@ final class SynapseEndpointAccess {
     }
 
     /** True when the request may proceed; otherwise the 503/403/401 answer has been written. */
-    static boolean allowed(org.switchboard.synapse.SynapseRuntime runtime, HttpServletRequest request,
+    static boolean allowed(org.switchboard.synapse.hub.SynapseRuntime runtime, HttpServletRequest request,
                            HttpServletResponse response) throws IOException {
         if (runtime.refusesToServe()) {
             write(response, 503, "hub refuses to serve: insecure bind posture (see the server log)\n");

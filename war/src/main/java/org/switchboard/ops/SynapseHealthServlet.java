@@ -9,8 +9,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.synapse.StateSnapshotContributor;
-import org.switchboard.synapse.SynapseHub;
-import org.switchboard.synapse.SynapseRuntime;
+import org.switchboard.synapse.hub.SynapseHub;
+import org.switchboard.synapse.hub.SynapseRuntime;
 import org.switchboard.synapse.SynapseSettings;
 
 /** SYNAPSE {@code GET /health} (§17.1): status ok/degraded, protocol version, hub id and counts as JSON. */

@@ -9,9 +9,9 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseCounters;
-import org.switchboard.synapse.SynapseHub;
-import org.switchboard.synapse.SynapseRuntime;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.hub.SynapseHub;
+import org.switchboard.synapse.hub.SynapseRuntime;
+import org.switchboard.synapse.ConnectionRegistry;
 
 /** SYNAPSE {@code GET /metrics} (§17.2): Prometheus text of the {@code synapse_*} gauges and counters, from memory only. */
 @WebServlet("/metrics")

@@ -1,7 +1,6 @@
 package org.switchboard.synapse;
 
 import jakarta.json.JsonObject;
-import org.switchboard.synapse.session.Connection;
 
 /**
  * One inbound frame after the §5 pipeline: decoded, typed, {@code token} stripped, {@code sender}

@@ -2,7 +2,6 @@ package org.switchboard.synapse;
 
 import java.util.concurrent.Executor;
 import org.switchboard.journal.Journal;
-import org.switchboard.synapse.session.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubFrames;
 
 /**

@@ -1,6 +1,7 @@
 package org.switchboard.synapse;
 
 import java.util.Set;
+import org.switchboard.synapse.hub.SynapseConfig;
 
 /**
  * Immutable SYNAPSE settings as the plain-Java rules see them; built from {@link SynapseConfig}
@@ -28,7 +29,7 @@ public record SynapseSettings(
         String metricsToken,
         String version,
         String configEpoch,
-        org.switchboard.synapse.ratelimit.RateLimits rateLimits,
+        org.switchboard.synapse.RateLimits rateLimits,
         int maxFrameKib,
         boolean rawFrameWrites,
         int websocketWriteBufferBytes,
@@ -95,7 +96,7 @@ public record SynapseSettings(
         private String metricsToken = "";
         private String version = "switchboard-0.1.0";
         private String configEpoch = "";
-        private org.switchboard.synapse.ratelimit.RateLimits rateLimits = org.switchboard.synapse.ratelimit.RateLimits.OFF;
+        private org.switchboard.synapse.RateLimits rateLimits = org.switchboard.synapse.RateLimits.OFF;
         private int maxFrameKib = 1024;
         private boolean rawFrameWrites = true;
         private int websocketWriteBufferBytes = 512;
@@ -124,7 +125,7 @@ public record SynapseSettings(
         public Builder metricsToken(String v) { metricsToken = v; return this; }
         public Builder version(String v) { version = v; return this; }
         public Builder configEpoch(String v) { configEpoch = v; return this; }
-        public Builder rateLimits(org.switchboard.synapse.ratelimit.RateLimits v) { rateLimits = v; return this; }
+        public Builder rateLimits(org.switchboard.synapse.RateLimits v) { rateLimits = v; return this; }
         public Builder maxFrameKib(int v) { maxFrameKib = v; return this; }
         public Builder rawFrameWrites(boolean v) { rawFrameWrites = v; return this; }
         public Builder websocketWriteBufferBytes(int v) { websocketWriteBufferBytes = v; return this; }

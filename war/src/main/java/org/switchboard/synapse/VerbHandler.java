@@ -1,6 +1,7 @@
 package org.switchboard.synapse;
 
 import java.util.Set;
+import org.switchboard.synapse.hub.SynapseRuntime;
 
 /**
  * The handler of one verb family, found by the dispatcher through its {@code type} table. Other

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
-import org.switchboard.synapse.session.Peer;
 
 /** A recording {@link Peer}: frames written, close code and reason; writes can be made to fail. */
 public final class FakePeer implements Peer {

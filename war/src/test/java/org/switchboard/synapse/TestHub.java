@@ -5,7 +5,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.List;
 import java.util.concurrent.Executor;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.hub.SynapseHub;
 
 /** A synchronous {@link SynapseHub} with an adjustable clock, plus helpers to connect and register fake sockets. */
 public final class TestHub {

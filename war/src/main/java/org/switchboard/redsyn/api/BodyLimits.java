@@ -11,7 +11,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.ext.Provider;
 import org.switchboard.redsyn.RedsynConfig;
-import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Bounds every request body while it streams in ({@link JsonBodyGuard}): a declared Content-Length over

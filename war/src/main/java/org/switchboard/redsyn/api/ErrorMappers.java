@@ -15,7 +15,7 @@ import jakarta.ws.rs.ext.ExceptionMapper;
 import jakarta.ws.rs.ext.Provider;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.switchboard.ops.LogSafe;
+import org.switchboard.logging.LogSafe;
 
 /**
  * The one exception-mapper chain of REDSYN: every failure becomes {@code {"error": "...", "status": N}}

@@ -11,7 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.switchboard.ops.LogSafe;
+import org.switchboard.logging.LogSafe;
 
 /**
  * The servlet-level backstop of {@code /redsyn}: an error the container would render as its HTML page

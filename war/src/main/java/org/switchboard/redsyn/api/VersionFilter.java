@@ -12,6 +12,7 @@ import jakarta.ws.rs.ext.Provider;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.VersionDates;
 
 /**
  * The dated API version: {@code Redsyn-Version} when sent (400 with the known dates when unknown),

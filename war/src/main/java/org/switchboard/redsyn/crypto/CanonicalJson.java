@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * RFC 8785 JSON Canonicalization Scheme (JCS): object members sorted by the UTF-16 code units of their

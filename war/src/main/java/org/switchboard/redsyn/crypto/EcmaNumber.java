@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * Formats an IEEE 754 double the way ECMAScript's Number.prototype.toString does, as RFC 8785 section

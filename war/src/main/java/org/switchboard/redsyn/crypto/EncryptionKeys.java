@@ -7,6 +7,9 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.security.PrivateKey;
 import java.security.PublicKey;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * A node's P-256 encryption key and its {@code enc_sig} (protocol document, "Cifrado de extremo a
@@ -26,7 +29,7 @@ public final class EncryptionKeys {
 
     /** The exact bytes enc_sig signs: UTF-8 of {@code "redsyn-enc-v1:" + encKey}. */
     public static byte[] encSigMessage(String encKey) {
-        return NodeKeys.utf8(ENC_SIG_PREFIX + encKey);
+        return (ENC_SIG_PREFIX + encKey).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** A node's enc_sig for its enc_key (base64url of the Ed25519 signature). */

@@ -16,6 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.Hex;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * The REDSYN envelope signature (protocol document, "Firmas"): the exact payload a node signs, the

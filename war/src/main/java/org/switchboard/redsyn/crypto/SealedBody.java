@@ -5,6 +5,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.Optional;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * The relay's view of an end-to-end encrypted body: it recognises one and checks its outer shape, and

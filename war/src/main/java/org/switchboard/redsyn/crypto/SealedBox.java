@@ -23,6 +23,9 @@ import javax.crypto.Cipher;
 import javax.crypto.KeyAgreement;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * Client-side end-to-end sealing of REDSYN messages (protocol document, "Sellar un mensaje"). The relay

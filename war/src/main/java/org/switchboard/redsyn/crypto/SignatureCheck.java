@@ -3,6 +3,7 @@ package org.switchboard.redsyn.crypto;
 import org.switchboard.json.Jsons;
 
 import jakarta.json.JsonObject;
+import org.switchboard.crypto.NodeKeys;
 
 /**
  * What the relay concluded about an arriving envelope's {@code sig}: the outcome, a message fit for the

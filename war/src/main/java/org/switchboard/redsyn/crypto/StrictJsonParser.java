@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.switchboard.crypto.CryptoFormatException;
 
 /**
  * A strict RFC 8259 / I-JSON reader producing a plain Java tree, so canonicalisation sees every number

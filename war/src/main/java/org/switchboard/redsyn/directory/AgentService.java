@@ -17,12 +17,11 @@ import java.util.Set;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Address;
-import org.switchboard.redsyn.limit.Plan;
-import org.switchboard.redsyn.message.SessionEntity;
+import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Agents: announce with policy, look up, list the directory, presence. The cached lookups of the
- * send and take paths carry no transaction interceptor (see {@link DirectoryService}).
+ * send and take paths carry no transaction interceptor (see {@link OrganisationService}).
  */
 @ApplicationScoped
 public class AgentService {
@@ -31,7 +30,10 @@ public class AgentService {
     EntityManager em;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
+
+    @Inject
+    SessionListing sessionListing;
 
     @Inject
     DirectoryCache cache;
@@ -250,16 +252,7 @@ public class AgentService {
         }
         if (withSessions) {
             boolean owner = a.getOwnerPersonId() == caller.personId();
-            JsonArrayBuilder sessions = Jsons.PROVIDER.createArrayBuilder();
-            for (SessionEntity s : em.createNamedQuery("Session.byAgent", SessionEntity.class)
-                    .setParameter("agent", a.getId()).setMaxResults(100).getResultList()) {
-                JsonObjectBuilder sb = Jsons.PROVIDER.createObjectBuilder().add("id", s.sid()).add("closed", s.isClosed());
-                if (owner) {
-                    sb.add("title", s.getTitle() == null ? "" : s.getTitle()).add("thread", s.getThread())
-                            .add("created", s.getCreatedAt() / 1000);
-                }
-                sessions.add(sb);
-            }
+            JsonArrayBuilder sessions = sessionListing.sessionsOf(a.getId(), owner);
             b.add("sessions", sessions);
         }
         return b.build();

@@ -5,7 +5,7 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
-import org.switchboard.redsyn.crypto.Hex;
+import org.switchboard.crypto.Hex;
 
 /** Node tokens: 32 random bytes shown once; only their SHA-256 is stored. */
 public final class Tokens {

@@ -25,7 +25,6 @@ import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
-import org.switchboard.redsyn.sealed.SealedReservations;
 
 /**
  * The queue of each agent: takes lease messages (conditional updates, so two takers never get the

@@ -6,7 +6,7 @@ import jakarta.json.JsonValue;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.crypto.EncryptionKeys;
 import org.switchboard.redsyn.crypto.NodeKeyCheck;
-import org.switchboard.redsyn.crypto.NodeKeys;
+import org.switchboard.crypto.NodeKeys;
 
 /**
  * The rules of {@code PUT /nodes/key}: the keys must be well formed ({@code enc_sig} by the signing

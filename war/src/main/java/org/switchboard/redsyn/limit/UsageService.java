@@ -14,8 +14,9 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.link.LinkService;
+import org.switchboard.redsyn.plan.Plan;
 
 /** {@code GET /orgs/{org}/usage}: what an organisation uses against its plan; and the daily message check. */
 @ApplicationScoped
@@ -26,7 +27,7 @@ public class UsageService {
     EntityManager em;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     LinkService links;

@@ -17,9 +17,9 @@ import java.util.Map;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryCache;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.directory.Membership;
-import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Organisation links: propose and accept, exposures, rules, revocation, the change log both sides
@@ -36,7 +36,7 @@ public class LinkService {
     EntityManager em;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     DirectoryCache cache;

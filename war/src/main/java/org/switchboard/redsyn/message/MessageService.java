@@ -1,6 +1,6 @@
 package org.switchboard.redsyn.message;
 
-import org.switchboard.redsyn.crypto.Hex;
+import org.switchboard.crypto.Hex;
 import org.switchboard.json.Jsons;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -25,13 +25,12 @@ import org.switchboard.redsyn.address.AddressResolver;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.directory.LinkCheck;
 import org.switchboard.redsyn.directory.Membership;
 import org.switchboard.redsyn.directory.PolicyDecision;
 import org.switchboard.redsyn.directory.Tokens;
-import org.switchboard.redsyn.limit.Plan;
-import org.switchboard.redsyn.sealed.SealedReservations;
+import org.switchboard.redsyn.plan.Plan;
 
 /**
  * Sending: validates the envelope, applies the receiving agent's policy, picks the session, stores
@@ -49,7 +48,7 @@ public class MessageService {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     LinkCheck links;
@@ -61,7 +60,7 @@ public class MessageService {
     TopicPublisher topics;
 
     @Inject
-    SealedReservations sealed;
+    AcceptedMessages sealed;
 
     @Inject
     RedsynConfig config;

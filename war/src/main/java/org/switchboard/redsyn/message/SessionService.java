@@ -20,7 +20,7 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 
 /** Sessions (view, title, close) and threads, each shown only as far as the caller may see it. */
 @ApplicationScoped
@@ -34,7 +34,7 @@ public class SessionService {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     /** {@code GET /agents/.../sessions/{sid}}. */
     @Transactional(Transactional.TxType.SUPPORTS)

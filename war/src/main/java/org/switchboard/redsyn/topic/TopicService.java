@@ -20,7 +20,7 @@ import org.switchboard.redsyn.address.AddressException;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.directory.Tokens;
 import org.switchboard.redsyn.limit.UsageService;
 import org.switchboard.redsyn.link.LinkService;
@@ -55,7 +55,7 @@ public class TopicService implements TopicPublisher {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     LinkService links;

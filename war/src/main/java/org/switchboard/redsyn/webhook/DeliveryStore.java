@@ -10,9 +10,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.switchboard.json.Jsons;
 import org.switchboard.redsyn.RedsynConfig;
-import org.switchboard.redsyn.api.VersionDates;
+import org.switchboard.redsyn.VersionDates;
 import org.switchboard.redsyn.directory.AgentService;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.AccountService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
@@ -41,7 +42,10 @@ public class DeliveryStore {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
+
+    @Inject
+    AccountService accounts;
 
     @Inject
     RedsynConfig config;
@@ -106,7 +110,7 @@ public class DeliveryStore {
         }
         d.claim(now + CLAIM_MILLIS);
         String body = Jsons.PROVIDER.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("attempts", attempt).build().toString();
-        String version = VersionDates.resolve(null, directory.pinnedVersion(m.getToPersonId()));
+        String version = VersionDates.resolve(null, accounts.pinnedVersion(m.getToPersonId()));
         return new DeliveryAttempt(seq, attempt, m.getMessageId(), m.getToAgentId(), hook.getUrl(), hook.getSecret(), body, version);
     }
 

@@ -51,7 +51,7 @@ public class WebhookDispatcher implements WorkHandler {
         try {
             item = WorkItem.parse(body);
         } catch (IllegalArgumentException e) {
-            LOG.warning(() -> "dropped a webhook work item: " + org.switchboard.ops.LogSafe.text(e.getMessage()));
+            LOG.warning(() -> "dropped a webhook work item: " + org.switchboard.logging.LogSafe.text(e.getMessage()));
             return;
         }
         if (item.op() == WorkItem.Op.SCAN) {
@@ -73,7 +73,7 @@ public class WebhookDispatcher implements WorkHandler {
         try {
             store.open(w, System.currentTimeMillis());
         } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "delivery of " + org.switchboard.ops.LogSafe.text(w.messageId()) + " already opened", e);
+            LOG.log(Level.FINE, "delivery of " + org.switchboard.logging.LogSafe.text(w.messageId()) + " already opened", e);
             return;
         }
         queue.submit(KIND, WorkItem.deliver(w.seq(), 1).toJson(), Duration.ZERO);
@@ -88,18 +88,18 @@ public class WebhookDispatcher implements WorkHandler {
         long now = System.currentTimeMillis();
         if (RetrySchedule.accepted(status)) {
             store.accepted(a, now);
-            LOG.fine(() -> org.switchboard.ops.LogSafe.text(a) + ": accepted with " + status);
+            LOG.fine(() -> org.switchboard.logging.LogSafe.text(a) + ": accepted with " + status);
             return;
         }
         Duration next = new RetrySchedule(config.webhookRetryScale()).afterFailure(attempt);
         if (next == null) {
             store.giveUp(a, now);
-            LOG.info(() -> org.switchboard.ops.LogSafe.text(a) + ": answered " + describe(status) + "; last attempt, the sender is told");
+            LOG.info(() -> org.switchboard.logging.LogSafe.text(a) + ": answered " + describe(status) + "; last attempt, the sender is told");
             return;
         }
         if (store.failed(a, now + next.toMillis())) {
             queue.submit(KIND, WorkItem.deliver(seq, attempt + 1).toJson(), next);
-            LOG.fine(() -> org.switchboard.ops.LogSafe.text(a) + ": answered " + describe(status) + "; next attempt in " + next.toMillis() + " ms");
+            LOG.fine(() -> org.switchboard.logging.LogSafe.text(a) + ": answered " + describe(status) + "; next attempt in " + next.toMillis() + " ms");
         }
     }
 
@@ -115,7 +115,7 @@ public class WebhookDispatcher implements WorkHandler {
             InetAddress[] addresses = InetAddress.getAllByName(URI.create(a.url()).getHost());
             for (InetAddress address : addresses) {
                 if (!WebhookUrls.publicAddress(address)) {
-                    LOG.warning(() -> org.switchboard.ops.LogSafe.text(a) + ": its host resolves to an internal address; not sent");
+                    LOG.warning(() -> org.switchboard.logging.LogSafe.text(a) + ": its host resolves to an internal address; not sent");
                     return false;
                 }
             }

@@ -15,8 +15,8 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
-import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.directory.OrganisationService;
+import org.switchboard.redsyn.plan.Plan;
 import org.switchboard.redsyn.message.MessageQueued;
 
 /** Setting and removing an agent's webhook: URL rules, the plan's webhook count, the secret given out once. */
@@ -31,7 +31,7 @@ public class WebhookService {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService directory;
 
     @Inject
     WebhookRegistry registry;

@@ -6,14 +6,12 @@ import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SortedMap;
@@ -79,41 +77,40 @@ public final class Blackboard {
     // ------------------------------------------------------------------ ledger_task
 
     /** Declares or re-declares a task (§10.2); success broadcasts {@code ledger_task_posted}. */
-    public BoardVerdict declare(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public BoardVerdict declare(LedgerTaskRequest request, String sender, double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
-            String early = frameProblems(frame);
-            String taskId = trimmed(frame, "task_id");
-            if (early != null) {
-                return refused(early);
+            String taskId = request.taskId();
+            if (request.problem() != null) {
+                return refused(request.problem());
             }
-            String title = trimmed(frame, "title");
+            String title = request.title();
             if (taskId.isEmpty()) {
                 return refused("Task ID is required.");
             }
             if (title.isEmpty()) {
                 return refused("Task '" + taskId + "' requires a title.");
             }
-            List<String> deps = dependencies(frame.get("depends_on"), taskId);
+            List<String> deps = request.dependsOn();
             if (wouldCycle(taskId, deps)) {
                 return refused("Task '" + taskId + "' dependencies would form a cycle.");
             }
             LedgerTask current = tasks.get(taskId);
-            String cas = casProblem(frame, taskId, current);
+            String cas = casProblem(request.expectedVersion(), taskId, current);
             if (cas != null) {
                 return refused(cas);
             }
-            String project = trimmed(frame, "project");
+            String project = request.project();
             if (current != null && !project.isEmpty() && !current.project().isEmpty() && !project.equals(current.project())) {
                 return refused("Task '" + taskId + "' belongs to project '" + current.project() + "'.");
             }
             LedgerTask next = current == null
-                    ? new LedgerTask(taskId, title, string(frame, "description"), deps, "open",
-                            trimmed(frame, "suggested_owner"), project, 1, sender, now, now)
-                    : new LedgerTask(taskId, title, string(frame, "description"), deps, current.status(),
-                            trimmed(frame, "suggested_owner"), project.isEmpty() ? current.project() : project,
+                    ? new LedgerTask(taskId, title, request.description(), deps, "open",
+                            request.suggestedOwner(), project, 1, sender, now, now)
+                    : new LedgerTask(taskId, title, request.description(), deps, current.status(),
+                            request.suggestedOwner(), project.isEmpty() ? current.project() : project,
                             current.version() + 1, current.createdBy(), current.createdAt(), now);
-            return commitTask(next, frame, "ledger_task_posted", "Task '" + taskId + "' declared by " + sender + ".", commit);
+            return commitTask(next, request.causalParent(), "ledger_task_posted", "Task '" + taskId + "' declared by " + sender + ".", commit);
         } finally {
             lock.writeLock().unlock();
         }
@@ -122,14 +119,13 @@ public final class Blackboard {
     // ------------------------------------------------------------------ ledger_task_update
 
     /** Updates status / suggested owner / project of a task (§10.3); success broadcasts {@code ledger_task_updated}. */
-    public BoardVerdict update(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public BoardVerdict update(LedgerTaskUpdateRequest request, String sender, double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
-            String early = frameProblems(frame);
-            if (early != null) {
-                return refused(early);
+            if (request.problem() != null) {
+                return refused(request.problem());
             }
-            String taskId = trimmed(frame, "task_id");
+            String taskId = request.taskId();
             if (taskId.isEmpty()) {
                 return refused("Task ID is required.");
             }
@@ -137,31 +133,30 @@ public final class Blackboard {
             if (current == null) {
                 return refused("Task '" + taskId + "' is not on the board.");
             }
-            String status = trimmed(frame, "status");
+            String status = request.status();
             if (!status.isEmpty() && !LedgerTask.STATUSES.contains(status)) {
                 return refused("Unknown ledger status '" + status + "'.");
             }
-            String cas = casProblem(frame, taskId, current);
+            String cas = casProblem(request.expectedVersion(), taskId, current);
             if (cas != null) {
                 return refused(cas);
             }
-            String owner = frame.get("suggested_owner") instanceof JsonString s ? s.getString().strip() : current.suggestedOwner();
-            String project = frame.get("project") instanceof JsonString s ? s.getString().strip() : current.project();
+            String owner = request.suggestedOwner() != null ? request.suggestedOwner() : current.suggestedOwner();
+            String project = request.project() != null ? request.project() : current.project();
             LedgerTask next = new LedgerTask(taskId, current.title(), current.description(), current.dependsOn(),
                     status.isEmpty() ? current.status() : status, owner, project, current.version() + 1,
                     current.createdBy(), current.createdAt(), now);
-            return commitTask(next, frame, "ledger_task_updated", "Task '" + taskId + "' updated by " + sender + ".", commit);
+            return commitTask(next, request.causalParent(), "ledger_task_updated", "Task '" + taskId + "' updated by " + sender + ".", commit);
         } finally {
             lock.writeLock().unlock();
         }
     }
 
-    private BoardVerdict commitTask(LedgerTask next, JsonObject frame, String replyType, String sentence,
+    private BoardVerdict commitTask(LedgerTask next, JsonObject causalParent, String replyType, String sentence,
                                     MutationCommit commit) {
         JsonObjectBuilder payload = PROVIDER.createObjectBuilder(next.projection());
-        JsonValue parent = frame.get("causal_parent");
-        if (parent != null && parent.getValueType() == JsonValue.ValueType.OBJECT) {
-            payload.add("causal_parent", parent); // beside the task fields, never inside task projections
+        if (causalParent != null) {
+            payload.add("causal_parent", causalParent); // beside the task fields, never inside task projections
         }
         Mutation mutation = new Mutation(
                 List.of(new JournalEvent.Draft("ledger_task", payload.build())),
@@ -176,23 +171,8 @@ public final class Blackboard {
         return new BoardVerdict(true, sentence, next, null, mutation, null);
     }
 
-    /** Parse-level refusals checked before anything else: expected_version type, causal_parent shape. */
-    private static String frameProblems(JsonObject frame) {
-        JsonValue ev = frame.get("expected_version");
-        if (ev != null && ev.getValueType() != JsonValue.ValueType.NULL
-                && !(ev instanceof JsonNumber n && n.isIntegral())) {
-            return EXPECTED_VERSION_MALFORMED;
-        }
-        try {
-            String problem = CausalParent.problem(frame.get("causal_parent"));
-            return problem == null ? null : "Malformed frame: " + problem;
-        } catch (RuntimeException unexpected) {
-            return CAUSAL_PARENT_FAULT;
-        }
-    }
-
-    private static String casProblem(JsonObject frame, String taskId, LedgerTask current) {
-        if (!(frame.get("expected_version") instanceof JsonNumber n)) {
+    private static String casProblem(JsonNumber n, String taskId, LedgerTask current) {
+        if (n == null) {
             return null;
         }
         long have = current == null ? 0 : current.version();
@@ -200,21 +180,6 @@ public final class Blackboard {
             return "Task '" + taskId + "' version conflict: expected v" + n + ", board has v" + have + ".";
         }
         return null;
-    }
-
-    private static List<String> dependencies(JsonValue value, String self) {
-        LinkedHashSet<String> out = new LinkedHashSet<>();
-        if (value != null && value.getValueType() == JsonValue.ValueType.ARRAY) {
-            for (JsonValue v : value.asJsonArray()) {
-                if (v instanceof JsonString s) {
-                    String d = s.getString().strip();
-                    if (!d.isEmpty() && !d.equals(self)) {
-                        out.add(d);
-                    }
-                }
-            }
-        }
-        return List.copyOf(out);
     }
 
     /** Whether giving {@code taskId} these dependencies lets a dependency chain lead back to it. */
@@ -239,19 +204,14 @@ public final class Blackboard {
     // ------------------------------------------------------------------ ledger_progress
 
     /** Appends a progress note (§10.4); success broadcasts {@code ledger_progress_posted}. */
-    public BoardVerdict progress(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public BoardVerdict progress(LedgerProgressRequest request, String sender, double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
-            String kind = frame.get("kind") instanceof JsonString s && !s.getString().strip().isEmpty()
-                    ? s.getString().strip() : "note";
+            String kind = request.kind();
             if (!ProgressNote.KINDS.contains(kind)) {
                 return refused("Unknown progress kind '" + kind + "'.");
             }
-            String text = string(frame, "text");
-            if (!(frame.get("text") instanceof JsonString)) {
-                text = string(frame, "payload");
-            }
-            ProgressNote note = new ProgressNote(trimmed(frame, "task_id"), sender, kind, text, now);
+            ProgressNote note = new ProgressNote(request.taskId(), sender, kind, request.text(), now);
             Mutation mutation = new Mutation(
                     List.of(new JournalEvent.Draft("ledger_progress", note.projection())),
                     List.of(HubReply.toAll("ledger_progress_posted", "Progress from " + sender,
@@ -402,13 +362,5 @@ public final class Blackboard {
 
     private static Mutation privateError(String sentence) {
         return Mutation.refusal(List.of(), List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT)));
-    }
-
-    private static String string(JsonObject frame, String key) {
-        return frame.get(key) instanceof JsonString s ? s.getString() : "";
-    }
-
-    private static String trimmed(JsonObject frame, String key) {
-        return string(frame, key).strip();
     }
 }

@@ -10,9 +10,7 @@ import java.util.logging.Logger;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.claims.CoordinationState;
 import org.switchboard.synapse.idempotency.HubReply;
-import org.switchboard.synapse.idempotency.MutationFlow;
 
 /**
  * The blackboard verbs (§10): {@code ledger_task}, {@code ledger_task_update},
@@ -27,7 +25,7 @@ public class BoardHandler implements VerbHandler {
             "board_request");
 
     @Inject
-    CoordinationState state;
+    BoardState state;
 
     @Override
     public Set<String> types() {
@@ -51,12 +49,12 @@ public class BoardHandler implements VerbHandler {
         }
         state.flow().run(in, ctx, true, (commit, now) -> {
             BoardVerdict verdict = switch (in.type()) {
-                case "ledger_task" -> board.declare(in.frame(), sender, now, commit);
-                case "ledger_task_update" -> board.update(in.frame(), sender, now, commit);
-                default -> board.progress(in.frame(), sender, now, commit);
+                case "ledger_task" -> board.declare(LedgerTaskRequest.from(in.frame()), sender, now, commit);
+                case "ledger_task_update" -> board.update(LedgerTaskUpdateRequest.from(in.frame()), sender, now, commit);
+                default -> board.progress(LedgerProgressRequest.from(in.frame()), sender, now, commit);
             };
             if (verdict.failure() != null) {
-                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.ops.LogSafe.text(sender) + " rolled back", verdict.failure());
+                LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.logging.LogSafe.text(sender) + " rolled back", verdict.failure());
             }
             return verdict.mutation();
         }, error -> { });

@@ -8,7 +8,6 @@ import java.util.Set;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.claims.CoordinationState;
 import org.switchboard.synapse.idempotency.HubReply;
 
 /**
@@ -19,7 +18,7 @@ import org.switchboard.synapse.idempotency.HubReply;
 public class CapabilityHandler implements VerbHandler {
 
     @Inject
-    CoordinationState state;
+    CapabilityState state;
 
     @Override
     public Set<String> types() {
@@ -41,7 +40,8 @@ public class CapabilityHandler implements VerbHandler {
             in.connection().send(reply.toFrame(in.sender(), now, ctx.frames().hubId()).toString());
             return;
         }
+        AdvertiseRequest request = AdvertiseRequest.from(in.frame());
         state.flow().run(in, ctx, true,
-                (commit, now) -> registry.advertise(in.frame(), in.sender(), now, commit).mutation(), error -> { });
+                (commit, now) -> registry.advertise(request, in.sender(), now, commit).mutation(), error -> { });
     }
 }

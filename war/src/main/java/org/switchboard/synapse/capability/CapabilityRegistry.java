@@ -78,35 +78,22 @@ public final class CapabilityRegistry {
      * {@code capability_advertised} with {@code agent} and {@code card}, refusals are private
      * {@code error} frames.
      */
-    public CapabilityVerdict advertise(JsonObject frame, String sender, double now) {
-        return advertise(frame, sender, now, MutationCommit.NONE);
+    public CapabilityVerdict advertise(AdvertiseRequest request, String sender, double now) {
+        return advertise(request, sender, now, MutationCommit.NONE);
     }
 
     /**
-     * {@link #advertise(JsonObject, String, double)} that journals a persistent registration through
+     * {@link #advertise(AdvertiseRequest, String, double)} that journals a persistent registration through
      * {@code commit} before applying it; throws {@link CommitFailedException} (nothing applied) when
      * the append fails.
      */
-    public synchronized CapabilityVerdict advertise(JsonObject frame, String sender, double now, MutationCommit commit) {
-        JsonValue persistValue = frame.get("persist");
-        if (!isAbsent(persistValue) && !isBoolean(persistValue)) {
-            return refused("Malformed frame: 'persist' must be a boolean.");
+    public synchronized CapabilityVerdict advertise(AdvertiseRequest request, String sender, double now, MutationCommit commit) {
+        if (request.malformed() != null) {
+            return refused(request.malformed());
         }
-        JsonValue dispatchValue = frame.get("dispatchable");
-        if (!isAbsent(dispatchValue) && !isBoolean(dispatchValue)) {
-            return refused("Malformed frame: 'dispatchable' must be a boolean.");
-        }
-        boolean persist = persistValue != null && persistValue.getValueType() == JsonValue.ValueType.TRUE;
-        boolean dispatchable = dispatchValue == null || dispatchValue.getValueType() != JsonValue.ValueType.FALSE;
-        JsonValue agentValue = frame.get("agent");
-        String agent;
-        if (isAbsent(agentValue)) {
-            agent = sender;
-        } else if (agentValue instanceof JsonString s && !s.getString().strip().isEmpty()) {
-            agent = s.getString().strip();
-        } else {
-            return refused("Malformed frame: 'agent' must be a string.");
-        }
+        boolean persist = request.persist();
+        boolean dispatchable = request.dispatchable();
+        String agent = request.agent() == null ? sender : request.agent();
         if (!agent.equals(sender) && !sender.equals(agent + "-rx") && !sender.equals(agent + "-pane-rx")) {
             return refused("Capability card for '" + agent + "' cannot be advertised by " + sender + ".");
         }
@@ -115,16 +102,15 @@ public final class CapabilityRegistry {
         }
         JsonObjectBuilder card = PROVIDER.createObjectBuilder()
                 .add("agent", agent)
-                .add("description", text(frame.get("description")))
-                .add("skills", Contracts.strings(frame.get("skills")))
-                .add("task_classes", Contracts.strings(frame.get("task_classes")))
-                .add("model", text(frame.get("model")))
+                .add("description", request.description())
+                .add("skills", request.skills())
+                .add("task_classes", request.taskClasses())
+                .add("model", request.model())
                 .add("project", project(agent))
-                .add("manifest_digest", text(frame.get("manifest_digest")))
-                .add("contracts", Contracts.normalise(frame.get("contracts")))
-                .add("meta", frame.get("meta") != null && frame.get("meta").getValueType() == JsonValue.ValueType.OBJECT
-                        ? frame.get("meta") : JsonValue.NULL)
-                .add("signature", isAbsent(frame.get("signature")) ? JsonValue.NULL : frame.get("signature"));
+                .add("manifest_digest", request.manifestDigest())
+                .add("contracts", request.contracts())
+                .add("meta", request.meta())
+                .add("signature", request.signature());
         JsonObject unverified = card.build();
         JsonObject projected = PROVIDER.createObjectBuilder(unverified)
                 .add("verification", verifier.verify(unverified, now))
@@ -245,18 +231,6 @@ public final class CapabilityRegistry {
     static String project(String identity) {
         int slash = identity.indexOf('/');
         return slash < 0 ? "" : identity.substring(0, slash);
-    }
-
-    private static String text(JsonValue v) {
-        return v instanceof JsonString s ? s.getString() : "";
-    }
-
-    private static boolean isAbsent(JsonValue v) {
-        return v == null || v.getValueType() == JsonValue.ValueType.NULL;
-    }
-
-    private static boolean isBoolean(JsonValue v) {
-        return v != null && (v.getValueType() == JsonValue.ValueType.TRUE || v.getValueType() == JsonValue.ValueType.FALSE);
     }
 
     private static CapabilityVerdict refused(String sentence) {

@@ -24,7 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.switchboard.redsyn.crypto.NodeKeys;
+import org.switchboard.crypto.NodeKeys;
 import org.switchboard.synapse.wire.CanonicalJson;
 
 /**

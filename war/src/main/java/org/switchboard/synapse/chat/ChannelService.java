@@ -15,11 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.query.HistoryPages;
-import org.switchboard.synapse.query.ReplyBudget;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.receipts.ReceiptService;
 
 /**
  * Private channels (§7.5): in-memory membership with single-use invites, member-only delivery,

@@ -16,10 +16,12 @@ import org.switchboard.journal.PayloadCodec;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.mailbox.MailboxService;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.addressing.Addressing;
+import org.switchboard.synapse.receipts.ReceiptService;
 
 /**
  * Chat processing in the normative order of §7.2: structured-response check, stamping,

@@ -6,7 +6,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.ConnectionRegistry;
+import org.switchboard.synapse.addressing.Addressing;
 
 /**
  * Recipient resolution of §7.3: the sorted logical recipients a target matches among bound names

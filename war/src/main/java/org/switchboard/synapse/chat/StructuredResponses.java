@@ -8,6 +8,7 @@ import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.addressing.Addressing;
 
 /** Validation of structured responses on chat (§7.14); returns the Appendix B refusal sentence or null. */
 public final class StructuredResponses {

@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.board.ProgressNote;
 import org.switchboard.synapse.idempotency.CommitFailedException;
@@ -234,6 +235,38 @@ public final class ClaimBook {
         return found;
     }
 
+    // ------------------------------------------------------------------ owner and epoch precondition
+
+    private static final String NOT_CLAIMED = "is not currently claimed.";
+
+    /**
+     * The precondition release, task_update, handoff and checkpoint share (§9.7-§9.10), in this order:
+     * a task id, the verb's own {@code beforeClaim} check, the task is claimed ({@code notClaimed} ends
+     * the sentence otherwise), the sender owns it, the verb's own {@code beforeEpoch} check, the epoch
+     * guard. Null when it holds, else the refusal sentence; a null hook is no check.
+     */
+    private static String ownerPrecondition(String taskId, TaskClaim claim, String sender, EpochGuard epoch,
+                                            String notClaimed, Supplier<String> beforeClaim, Supplier<String> beforeEpoch) {
+        if (taskId.isEmpty()) {
+            return TASK_ID_REQUIRED_SENTENCE;
+        }
+        String own = beforeClaim == null ? null : beforeClaim.get();
+        if (own != null) {
+            return own;
+        }
+        if (claim == null) {
+            return "Task '" + taskId + "' " + notClaimed;
+        }
+        if (!claim.owner().equals(sender)) {
+            return ownedBy(claim, sender);
+        }
+        own = beforeEpoch == null ? null : beforeEpoch.get();
+        if (own != null) {
+            return own;
+        }
+        return epoch.matches(claim.epoch()) ? null : staleEpoch(claim);
+    }
+
     // ------------------------------------------------------------------ release
 
     /**
@@ -246,16 +279,7 @@ public final class ClaimBook {
             expireLocked(now);
             String taskId = request.taskId();
             TaskClaim claim = claims.get(taskId);
-            String refusal = null;
-            if (taskId.isEmpty()) {
-                refusal = TASK_ID_REQUIRED_SENTENCE;
-            } else if (claim == null) {
-                refusal = "Task '" + taskId + "' is not currently claimed.";
-            } else if (!claim.owner().equals(sender)) {
-                refusal = ownedBy(claim, sender);
-            } else if (!FrameFields.epochMatches(request.frame(), claim.epoch())) {
-                refusal = staleEpoch(claim);
-            }
+            String refusal = ownerPrecondition(taskId, claim, sender, request.epoch(), NOT_CLAIMED, null, null);
             if (refusal != null) {
                 JsonObjectBuilder f = PROVIDER.createObjectBuilder().add("task_id", taskId);
                 keyedFields(request, f);
@@ -301,25 +325,19 @@ public final class ClaimBook {
      * Updates status/note/data_ref of an owned lease (§9.8). Refusals are private {@code error}
      * frames; success broadcasts {@code task_updated} and journals the full snapshot.
      */
-    public ClaimVerdict taskUpdate(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public ClaimVerdict taskUpdate(TaskUpdateRequest request, String sender, double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
             expireLocked(now);
-            String taskId = FrameFields.raw(frame, "task_id", "id").strip();
+            String taskId = request.taskId();
             TaskClaim claim = claims.get(taskId);
-            String status = FrameFields.trimmed(frame, "status");
-            String refusal = null;
-            Long expected = FrameFields.integer(frame.get("expected_version"));
-            if (taskId.isEmpty()) {
-                refusal = TASK_ID_REQUIRED_SENTENCE;
-            } else if (!FrameFields.absent(frame, "expected_version") && expected == null) {
-                refusal = "Malformed frame: 'expected_version' must be an integer.";
-            } else if (claim == null) {
-                refusal = "Task '" + taskId + "' not found.";
-            } else if (!claim.owner().equals(sender)) {
-                refusal = ownedBy(claim, sender);
-            } else if (!FrameFields.epochMatches(frame, claim.epoch())) {
-                refusal = staleEpoch(claim);
+            String status = request.status();
+            Long expected = request.expectedVersion();
+            String refusal = ownerPrecondition(taskId, claim, sender, request.epoch(), "not found.",
+                    () -> request.expectedVersionMalformed() ? "Malformed frame: 'expected_version' must be an integer." : null,
+                    null);
+            if (refusal != null) {
+                // the shared precondition refused
             } else if (expected != null && expected != claim.version()) {
                 refusal = "Task '" + taskId + "' version conflict (current " + claim.version() + ").";
             } else if (!status.isEmpty() && !ClaimStatus.known(status)) {
@@ -330,8 +348,8 @@ public final class ClaimBook {
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("error", refusal, JsonValue.EMPTY_JSON_OBJECT));
             }
-            String note = FrameFields.string(frame, "note");
-            String dataRef = FrameFields.string(frame, "data_ref");
+            String note = request.note();
+            String dataRef = request.dataRef();
             TaskClaim updated = claim.withStatus(status.isEmpty() ? claim.status() : status,
                     note == null ? claim.note() : note.strip(), dataRef == null ? claim.dataRef() : dataRef);
             String sentence = "Task '" + taskId + "' updated by " + sender + ".";
@@ -359,29 +377,22 @@ public final class ClaimBook {
      * @param online             whether a name is currently bound
      * @param recipientPrincipal the recipient's quota principal (checked against the cap)
      */
-    public ClaimVerdict handoff(JsonObject frame, String sender, Predicate<String> online, String recipientPrincipal,
+    public ClaimVerdict handoff(HandoffRequest request, String sender, Predicate<String> online, String recipientPrincipal,
                                 double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
             expireLocked(now);
-            String taskId = FrameFields.raw(frame, "task_id", "payload").strip();
-            String to = FrameFields.raw(frame, "to_agent", "target").strip();
+            String taskId = request.taskId();
+            String to = request.to();
             TaskClaim claim = claims.get(taskId);
-            String refusal = null;
+            String refusal;
             // §9.9 checks the target's presence first; a missing target (no to_agent, no target) is
             // simply not online, so it gets the spec's sentence with an empty name.
             if (to.isEmpty() || !online.test(to)) {
                 refusal = "Handoff target '" + to + "' is not online.";
-            } else if (taskId.isEmpty()) {
-                refusal = TASK_ID_REQUIRED_SENTENCE;
-            } else if (claim == null) {
-                refusal = "Task '" + taskId + "' is not currently claimed.";
-            } else if (!claim.owner().equals(sender)) {
-                refusal = ownedBy(claim, sender);
-            } else if (to.equals(sender)) {
-                refusal = "Task '" + taskId + "' cannot be handed off to its own owner.";
-            } else if (!FrameFields.epochMatches(frame, claim.epoch())) {
-                refusal = staleEpoch(claim);
+            } else if ((refusal = ownerPrecondition(taskId, claim, sender, request.epoch(), NOT_CLAIMED, null,
+                    () -> to.equals(sender) ? "Task '" + taskId + "' cannot be handed off to its own owner." : null)) != null) {
+                // the shared precondition refused
             } else if (liveByPrincipal.getOrDefault(recipientPrincipal, 0) >= limits.claimsPerPrincipal()) {
                 refusal = "Handoff target '" + to + "' has reached the claim quota of "
                         + limits.claimsPerPrincipal() + " live claims.";
@@ -396,7 +407,7 @@ public final class ClaimBook {
                 return refused(taskId, refusal, HubReply.toRequester("handoff_denied", refusal,
                         PROVIDER.createObjectBuilder().add("task_id", taskId).build()));
             }
-            String note = FrameFields.trimmed(frame, "note");
+            String note = request.note();
             TaskClaim moved = new TaskClaim(taskId, to, note.isEmpty() ? claim.note() : note, now,
                     now + limits.handoffTtl(), claim.status(), claim.dataRef(), claim.scope(), lastEpoch + 1, 0,
                     claim.checkpoint(), claim.git(), claim.quotaPrincipal());
@@ -431,23 +442,14 @@ public final class ClaimBook {
     // ------------------------------------------------------------------ checkpoint
 
     /** Stores an opaque resume token on an owned lease (§9.10); private {@code checkpoint_saved}. */
-    public ClaimVerdict checkpoint(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public ClaimVerdict checkpoint(CheckpointRequest request, String sender, double now, MutationCommit commit) {
         lock.writeLock().lock();
         try {
             expireLocked(now);
-            String taskId = FrameFields.trimmed(frame, "task_id");
-            String token = FrameFields.raw(frame, "checkpoint", "payload");
+            String taskId = request.taskId();
+            String token = request.token();
             TaskClaim claim = claims.get(taskId);
-            String refusal = null;
-            if (taskId.isEmpty()) {
-                refusal = TASK_ID_REQUIRED_SENTENCE;
-            } else if (claim == null) {
-                refusal = "Task '" + taskId + "' is not currently claimed.";
-            } else if (!claim.owner().equals(sender)) {
-                refusal = ownedBy(claim, sender);
-            } else if (!FrameFields.epochMatches(frame, claim.epoch())) {
-                refusal = staleEpoch(claim);
-            }
+            String refusal = ownerPrecondition(taskId, claim, sender, request.epoch(), NOT_CLAIMED, null, null);
             if (refusal != null) {
                 return refused(taskId, refusal, HubReply.toRequester("checkpoint_denied", refusal,
                         PROVIDER.createObjectBuilder().add("task_id", taskId).build()));
@@ -472,11 +474,11 @@ public final class ClaimBook {
      * Records an advisory wait edge sender→task unless it would deadlock (§9.11). Not journalled;
      * the reply is private ({@code wait_granted} with {@code holder}, or {@code wait_denied}).
      */
-    public ClaimVerdict waitFor(JsonObject frame, String sender, double now) {
+    public ClaimVerdict waitFor(WaitRequest request, String sender, double now) {
         lock.writeLock().lock();
         try {
             expireLocked(now);
-            String taskId = FrameFields.raw(frame, "task_id", "payload").strip();
+            String taskId = request.taskId();
             TaskClaim claim = claims.get(taskId);
             String refusal = null;
             JsonObjectBuilder f = PROVIDER.createObjectBuilder().add("task_id", taskId);

@@ -12,7 +12,7 @@ import org.switchboard.synapse.VerbHandler;
 import org.switchboard.synapse.idempotency.JournalCommit;
 import org.switchboard.synapse.idempotency.MutationCommit;
 import org.switchboard.synapse.idempotency.MutationFlow;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 
 /**
  * The claim verb family (§9): {@code claim}, {@code release}, {@code task_update}, {@code handoff},
@@ -29,7 +29,7 @@ public class ClaimsHandler implements VerbHandler {
             "wait_request");
 
     @Inject
-    CoordinationState state;
+    ClaimsState state;
 
     /** The singleton's rule objects, fetched once: they never change, and this saves EJB calls per frame. */
     private record Parts(ClaimBook book, MutationFlow flow, AtomicReference<CompletableFuture<long[]>> lastAppend) {
@@ -74,21 +74,28 @@ public class ClaimsHandler implements VerbHandler {
             // parsed inside the rule: the flow has already refused a keyed frame that is not canonical JSON
             case "release" -> flow.run(in, ctx, false, (commit, now) -> book.release(ReleaseRequest.from(frame, sender),
                     sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
-            case "task_update" -> flow.run(in, ctx, false, (commit, now) ->
-                    book.taskUpdate(frame, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
-            case "checkpoint" -> flow.run(in, ctx, false, (commit, now) ->
-                    book.checkpoint(frame, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            case "task_update" -> {
+                TaskUpdateRequest request = TaskUpdateRequest.from(frame);
+                flow.run(in, ctx, false, (commit, now) ->
+                        book.taskUpdate(request, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            }
+            case "checkpoint" -> {
+                CheckpointRequest request = CheckpointRequest.from(frame);
+                flow.run(in, ctx, false, (commit, now) ->
+                        book.checkpoint(request, sender, now, ordered(commit, lastAppend)).mutation(), state::claimAppendLost);
+            }
             case "handoff" -> {
-                String to = FrameFields.raw(frame, "to_agent", "target").strip();
+                HandoffRequest request = HandoffRequest.from(frame);
+                String to = request.to();
                 Connection recipient = to.isEmpty() ? null : ctx.registry().socketOf(to);
                 String recipientPrincipal = recipient == null ? "" : quotaPrincipal(recipient);
-                flow.run(in, ctx, false, (commit, now) -> book.handoff(frame, sender,
+                flow.run(in, ctx, false, (commit, now) -> book.handoff(request, sender,
                         name -> ctx.registry().socketOf(name) != null, recipientPrincipal, now, ordered(commit, lastAppend))
                         .mutation(), state::claimAppendLost);
             }
             case "wait_request" -> {
                 double now = ctx.frames().now();
-                ClaimVerdict verdict = book.waitFor(frame, sender, now);
+                ClaimVerdict verdict = book.waitFor(WaitRequest.from(frame), sender, now);
                 MutationFlow.publish(verdict.mutation().replies(), null, in.connection(), sender, now,
                         ctx.frames().hubId(), ctx);
             }

@@ -48,13 +48,4 @@ final class FrameFields {
         }
         return null;
     }
-
-    /** Epoch guard: absent passes; otherwise the value must be the integer {@code current}. */
-    static boolean epochMatches(JsonObject frame, long current) {
-        if (absent(frame, "epoch")) {
-            return true;
-        }
-        Long e = integer(frame.get("epoch"));
-        return e != null && e == current;
-    }
 }

@@ -8,12 +8,12 @@ import org.switchboard.synapse.idempotency.RequestDigest;
  * A parsed {@code release} frame (synapse-core §9.7).
  *
  * @param taskId        trimmed task id
- * @param frame         the frame (for the epoch guard)
+ * @param epoch         the epoch guard
  * @param idemKey       {@code idem_key} or "" (not keyed); becomes {@code release_operation_id}
  * @param requestDigest canonical request digest when keyed, else ""
  * @param receipt       close-out evidence
  */
-public record ReleaseRequest(String taskId, JsonObject frame, String idemKey, String requestDigest, ReleaseReceipt receipt) {
+public record ReleaseRequest(String taskId, EpochGuard epoch, String idemKey, String requestDigest, ReleaseReceipt receipt) {
 
     /**
      * Parses a release; when keyed, computes the digest of the routed request (throws
@@ -22,7 +22,7 @@ public record ReleaseRequest(String taskId, JsonObject frame, String idemKey, St
     public static ReleaseRequest from(JsonObject frame, String boundSender) {
         String key = IdempotencyLedger.idemKey(frame);
         String digest = key.isEmpty() ? "" : RequestDigest.of(frame, boundSender, "release");
-        return new ReleaseRequest(FrameFields.raw(frame, "task_id", "payload").strip(), frame, key, digest,
+        return new ReleaseRequest(FrameFields.raw(frame, "task_id", "payload").strip(), EpochGuard.from(frame), key, digest,
                 ReleaseReceipt.from(frame));
     }
 

@@ -13,7 +13,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 
 /**
  * The keyed-request flow shared by every coordination handler (§15): resolves {@code idem_key}
@@ -93,7 +93,7 @@ public final class MutationFlow {
             mutation = rule.apply(commit, now);
         } catch (CommitFailedException e) {
             finish(operationKey, null);
-            LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.ops.LogSafe.text(sender) + " was not journalled", e.getCause());
+            LOG.log(Level.WARNING, "SYNAPSE " + in.type() + " from " + org.switchboard.logging.LogSafe.text(sender) + " was not journalled", e.getCause());
             connection.send(notJournalled(ctx, in));
             return;
         } catch (RuntimeException e) {
@@ -103,7 +103,7 @@ public final class MutationFlow {
         String key = operationKey;
         CompletableFuture<long[]> settled = commit.committed().handle((seqs, error) -> {
             if (error != null) {
-                LOG.log(Level.SEVERE, "SYNAPSE " + in.type() + " from " + org.switchboard.ops.LogSafe.text(sender) + " lost its journal append", error);
+                LOG.log(Level.SEVERE, "SYNAPSE " + in.type() + " from " + org.switchboard.logging.LogSafe.text(sender) + " lost its journal append", error);
                 finish(key, null);
                 connection.send(notJournalled(ctx, in));
                 onLostCommit.accept(error);

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Set;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
-import org.switchboard.synapse.chat.Addressing;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.addressing.Addressing;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.JsonFields;
 
 /** The bounded inbox query v1 (§8.6): one page of an identity's addressed chats from the journal. */

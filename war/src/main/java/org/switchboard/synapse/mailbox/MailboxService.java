@@ -20,10 +20,10 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.chat.Addressing;
-import org.switchboard.synapse.chat.ReceiptService;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.addressing.Addressing;
+import org.switchboard.synapse.receipts.ReceiptService;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.JsonFields;
 
 /**
@@ -226,7 +226,7 @@ public final class MailboxService {
         }
         return CompletableFuture.supplyAsync(() -> ctx.journal().read(after, want, Set.of("chat")), ctx.blocking())
                 .thenCompose(events -> {
-                    LOG.fine(() -> "mailbox replay for " + org.switchboard.ops.LogSafe.text(replay.identity()) + " after " + after + ": " + events.size()
+                    LOG.fine(() -> "mailbox replay for " + org.switchboard.logging.LogSafe.text(replay.identity()) + " after " + after + ": " + events.size()
                             + " chat events");
                     boolean last = events.size() < want;
                     return replayFrom(replay, events, 0, scanned + events.size(), last);

@@ -18,17 +18,19 @@ import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.chat.Addressing;
+import org.switchboard.synapse.addressing.Addressing;
 import org.switchboard.synapse.chat.ChatHistory;
 import org.switchboard.synapse.chat.ChatService;
 import org.switchboard.synapse.chat.DeadLetterLedger;
 import org.switchboard.synapse.mailbox.InboxQuery;
 import org.switchboard.synapse.mailbox.MailboxService;
-import org.switchboard.synapse.session.AgentActivity;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.AgentActivity;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.chat.HistoryPages;
+import org.switchboard.synapse.chat.ReplyBudget;
 
 /** The read-only queries of §13: {@code who_request}, {@code history_request}, {@code state_request}, {@code resume_request}. */
 public final class QueryHandler implements VerbHandler {

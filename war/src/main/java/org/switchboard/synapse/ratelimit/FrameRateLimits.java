@@ -2,8 +2,9 @@ package org.switchboard.synapse.ratelimit;
 
 import java.util.function.LongSupplier;
 import org.switchboard.synapse.SynapseContext;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.wire.HubStrings;
+import org.switchboard.synapse.RateLimits;
 
 /**
  * The frame rate gates of the inbound pipeline (§5): step 3 charges every frame, heartbeats

@@ -4,6 +4,7 @@ import java.util.Iterator;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
+import org.switchboard.synapse.RateLimits;
 
 /**
  * One {@link TokenBucket} per key (a remote host, a sender name) in a bounded map. Lookups take no

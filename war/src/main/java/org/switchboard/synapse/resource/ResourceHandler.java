@@ -6,7 +6,6 @@ import java.util.Set;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.claims.CoordinationState;
 
 /**
  * {@code resource} (§12; the dispatcher folds {@code resource_offer} and {@code offer_resource}
@@ -16,7 +15,7 @@ import org.switchboard.synapse.claims.CoordinationState;
 public class ResourceHandler implements VerbHandler {
 
     @Inject
-    CoordinationState state;
+    ResourceState state;
 
     @Override
     public Set<String> types() {
@@ -31,7 +30,8 @@ public class ResourceHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         ResourceOffers offers = state.resources();
+        ResourceOfferRequest request = ResourceOfferRequest.from(in.frame());
         state.flow().run(in, ctx, true,
-                (commit, now) -> offers.offer(in.frame(), in.sender(), now, commit).mutation(), error -> { });
+                (commit, now) -> offers.offer(request, in.sender(), now, commit).mutation(), error -> { });
     }
 }

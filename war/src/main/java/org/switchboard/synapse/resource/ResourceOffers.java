@@ -2,11 +2,7 @@ package org.switchboard.synapse.resource;
 
 import static org.switchboard.json.Jsons.PROVIDER;
 
-import jakarta.json.JsonNumber;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -61,21 +57,14 @@ public final class ResourceOffers {
      *
      * @throws CommitFailedException when the append fails (nothing recorded)
      */
-    public synchronized ResourceVerdict offer(JsonObject frame, String sender, double now, MutationCommit commit) {
+    public synchronized ResourceVerdict offer(ResourceOfferRequest request, String sender, double now, MutationCommit commit) {
         expireLocked(now);
-        String kind = text(frame, "kind", "resource_kind");
-        String name = text(frame, "name", "resource_name");
+        String kind = request.kind();
+        String name = request.name();
         if (kind.isEmpty() || name.isEmpty()) {
             return refused(NEEDS_KIND_AND_NAME);
         }
-        long capacity = 1;
-        if (frame.get("capacity") instanceof JsonNumber n && n.isIntegral()) {
-            BigInteger v = n.bigIntegerValue();
-            capacity = v.compareTo(BigInteger.ONE) < 0 ? 1 : v.min(BigInteger.valueOf(Long.MAX_VALUE)).longValue();
-        }
-        JsonObject meta = frame.get("meta") != null && frame.get("meta").getValueType() == JsonValue.ValueType.OBJECT
-                ? frame.getJsonObject("meta") : JsonValue.EMPTY_JSON_OBJECT;
-        ResourceOffer offer = new ResourceOffer(sender, kind, name, capacity, meta, now);
+        ResourceOffer offer = new ResourceOffer(sender, kind, name, request.capacity(), request.meta(), now);
         if (!offers.containsKey(offer.key()) && perAgent.getOrDefault(sender, 0) >= maxPerAgent) {
             return refused(QUOTA_EXCEEDED);
         }
@@ -164,14 +153,6 @@ public final class ResourceOffers {
         if (offers.remove(offer.key()) != null) {
             perAgent.merge(offer.agent(), -1, (a, b) -> a + b == 0 ? null : a + b);
         }
-    }
-
-    private static String text(JsonObject frame, String key, String alias) {
-        JsonValue v = frame.get(key);
-        if (v == null || v.getValueType() == JsonValue.ValueType.NULL) {
-            v = frame.get(alias);
-        }
-        return v instanceof JsonString s ? s.getString().strip() : "";
     }
 
     private static ResourceVerdict refused(String sentence) {

@@ -15,7 +15,7 @@ import java.util.logging.Logger;
  * reaches Grizzly's own output buffer: the facade's wrapped response (one private field) and from
  * there public methods. On any other container, or if those internals change, it does nothing.
  */
-final class ContainerWriteBuffer {
+public final class ContainerWriteBuffer {
 
     private static final Logger LOG = Logger.getLogger(ContainerWriteBuffer.class.getName());
     private static final String FACADE = "org.apache.catalina.connector.ResponseFacade";
@@ -24,7 +24,7 @@ final class ContainerWriteBuffer {
     }
 
     /** Resizes the buffer behind {@code response} to {@code bytes}; returns whether it could. */
-    static boolean resize(Object response, int bytes) {
+    public static boolean resize(Object response, int bytes) {
         Object unwrapped = response;
         while (unwrapped instanceof ServletResponseWrapper wrapper) {
             unwrapped = wrapper.getResponse();

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
  * Puts a {@link FrameGate} between the socket and the WebSocket container: the container's upgrade
  * handler is created as usual and handed to it, but the servlet container runs this handler, which
  * gives the container's one a connection whose input passes through the gate. Installed by
- * {@link HandshakeGuardFilter} through {@link #gate}; on any container it cannot wrap, the upgrade
+ * {@code hub.HandshakeGuardFilter} through {@link #gate}; on any container it cannot wrap, the upgrade
  * proceeds unchanged (and frames over 4 MiB fail as that container decides).
  */
 public class FrameGateUpgrade implements HttpUpgradeHandler {
@@ -31,7 +31,7 @@ public class FrameGateUpgrade implements HttpUpgradeHandler {
     }
 
     /** {@code request}, whose WebSocket upgrade will read through a gate of {@code maxMessageBytes}. */
-    static HttpServletRequest gate(HttpServletRequest request, long maxMessageBytes) {
+    public static HttpServletRequest gate(HttpServletRequest request, long maxMessageBytes) {
         return new HttpServletRequestWrapper(request) {
             @Override
             public <T extends HttpUpgradeHandler> T upgrade(Class<T> handlerClass) throws IOException, ServletException {

@@ -3,6 +3,7 @@ package org.switchboard.synapse.session;
 import jakarta.json.JsonObject;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.switchboard.synapse.Connection;
 
 /** What other features do when a name binds (§5 steps 13–15, §8.1), kept out of the session package. */
 public interface RegistrationHooks {

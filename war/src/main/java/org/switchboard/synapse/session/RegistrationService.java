@@ -11,6 +11,8 @@ import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 
 /**
  * Connection lifecycle (§4): admission ceilings and welcome on open, the first-frame bind

@@ -21,6 +21,7 @@ import java.util.logging.Logger;
 import org.switchboard.journal.CompletionBatch;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
+import org.switchboard.synapse.Peer;
 
 /**
  * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
@@ -57,7 +58,7 @@ public final class WebSocketPeer implements Peer {
      * of the send cost. Sending with this loader as context makes that scan empty; nothing in the
      * send path loads application classes through the context loader.
      */
-    static final ClassLoader QUIET_CONTEXT = new ClassLoader(null) {
+    public static final ClassLoader QUIET_CONTEXT = new ClassLoader(null) {
     };
 
     private final Session session;

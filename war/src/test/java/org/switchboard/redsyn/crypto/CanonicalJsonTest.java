@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.switchboard.crypto.CryptoFormatException;
 
 /** RFC 8785 vectors and the strictness rules of the canonicaliser. */
 class CanonicalJsonTest {

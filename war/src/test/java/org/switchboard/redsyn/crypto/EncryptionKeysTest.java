@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
 import java.security.interfaces.ECPublicKey;
 import org.junit.jupiter.api.Test;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
 
 /** enc_sig over 'redsyn-enc-v1:' + enc_key, the PUT /nodes/key check and the agent key answer. */
 class EncryptionKeysTest {
@@ -30,7 +32,10 @@ class EncryptionKeysTest {
 
     @Test
     void aSignatureOverTheRawKeyBytesIsNotAccepted() {
-        byte[] rawMessage = NodeKeys.concat("redsyn-enc-v1:".getBytes(StandardCharsets.US_ASCII), Base64Url.decode(encKey));
+        byte[] prefix = "redsyn-enc-v1:".getBytes(StandardCharsets.US_ASCII);
+        byte[] key = Base64Url.decode(encKey);
+        byte[] rawMessage = java.util.Arrays.copyOf(prefix, prefix.length + key.length);
+        System.arraycopy(key, 0, rawMessage, prefix.length, key.length);
         String overBytes = Base64Url.encode(NodeKeys.sign(signing.getPrivate(), rawMessage));
         assertFalse(EncryptionKeys.verifyEncSig(publicKey, encKey, overBytes));
     }

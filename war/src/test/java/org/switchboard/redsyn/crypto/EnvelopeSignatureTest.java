@@ -22,6 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.NodeKeysTest;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.Hex;
+import org.switchboard.crypto.CryptoFormatException;
 
 /** The signed payload, the relay's check with every refusal, the delivered sig and the receiver's check. */
 class EnvelopeSignatureTest {

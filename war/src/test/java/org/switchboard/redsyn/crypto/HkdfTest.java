@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import org.junit.jupiter.api.Test;
+import org.switchboard.crypto.Hex;
 
 /** HKDF-SHA256 against the RFC 5869 appendix A test vectors. */
 class HkdfTest {

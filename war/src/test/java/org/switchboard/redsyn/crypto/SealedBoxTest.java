@@ -22,6 +22,10 @@ import javax.crypto.KeyAgreement;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
+import org.switchboard.crypto.NodeKeys;
+import org.switchboard.crypto.Base64Url;
+import org.switchboard.crypto.Hex;
+import org.switchboard.crypto.CryptoFormatException;
 
 /** Sealing and opening per the document, tamper cases, the relay's shape check and a full signed round trip. */
 class SealedBoxTest {

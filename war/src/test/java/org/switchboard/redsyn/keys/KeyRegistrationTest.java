@@ -13,7 +13,7 @@ import java.security.interfaces.ECPublicKey;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.crypto.EncryptionKeys;
-import org.switchboard.redsyn.crypto.NodeKeys;
+import org.switchboard.crypto.NodeKeys;
 
 /** The PUT /nodes/key rules: well-formed keys, enc_sig by the signing key, rotate to replace. */
 class KeyRegistrationTest {

@@ -13,7 +13,7 @@ import jakarta.json.JsonObjectBuilder;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.RedsynException;
-import org.switchboard.redsyn.limit.Plan;
+import org.switchboard.redsyn.plan.Plan;
 
 class EnvelopeValidatorTest {
 

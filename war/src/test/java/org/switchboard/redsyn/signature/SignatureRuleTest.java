@@ -11,7 +11,7 @@ import java.security.KeyPair;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.crypto.EnvelopeSignature;
-import org.switchboard.redsyn.crypto.NodeKeys;
+import org.switchboard.crypto.NodeKeys;
 import org.switchboard.redsyn.message.SignatureVerdict;
 
 /** The relay's verdict: registered key only, exactly what arrived, ten minutes; everything else 401. */

@@ -33,11 +33,11 @@ class BlackboardTest {
     }
 
     BoardVerdict declare(String sender, String frame) {
-        return board.declare(json(frame), sender, T0, commit);
+        return board.declare(LedgerTaskRequest.from(json(frame)), sender, T0, commit);
     }
 
     BoardVerdict update(String frame) {
-        return board.update(json(frame), "proj/lead", T0 + 1, commit);
+        return board.update(LedgerTaskUpdateRequest.from(json(frame)), "proj/lead", T0 + 1, commit);
     }
 
     @Test
@@ -73,7 +73,7 @@ class BlackboardTest {
         assertEquals("Task 'C' dependencies would form a cycle.", declare("a", "{'task_id':'C','title':'c','depends_on':['A']}").sentence());
         assertEquals("Task 'Z' is not on the board.", update("{'task_id':'Z','status':'done'}").sentence());
         assertEquals("Unknown ledger status 'paused'.", update("{'task_id':'A','status':'paused'}").sentence());
-        assertEquals("Unknown progress kind 'gossip'.", board.progress(json("{'kind':'gossip','text':'x'}"), "a", T0, commit).sentence());
+        assertEquals("Unknown progress kind 'gossip'.", board.progress(LedgerProgressRequest.from(json("{'kind':'gossip','text':'x'}")), "a", T0, commit).sentence());
         BoardVerdict refused = declare("a", "{'task_id':'T','title':'x','expected_version':2}");
         assertEquals("error", refused.mutation().response().type());
         assertFalse(refused.mutation().response().broadcast());
@@ -135,20 +135,20 @@ class BlackboardTest {
         MutationCommit failing = m -> {
             throw new IllegalStateException("db down");
         };
-        BoardVerdict v = board.declare(json("{'task_id':'T','title':'x'}"), "a", T0, failing);
+        BoardVerdict v = board.declare(LedgerTaskRequest.from(json("{'task_id':'T','title':'x'}")), "a", T0, failing);
         assertFalse(v.accepted());
         assertEquals("Task 'T' was not journalled; mutation rolled back.", v.sentence());
         assertNotNull(v.failure());
         assertFalse(v.mutation().response().payload().contains("db down"), "storage details never sent");
         assertNull(board.task("T"));
-        BoardVerdict p = board.progress(json("{'text':'hi'}"), "a", T0, failing);
+        BoardVerdict p = board.progress(LedgerProgressRequest.from(json("{'text':'hi'}")), "a", T0, failing);
         assertEquals("Progress note was not journalled; mutation rolled back.", p.sentence());
         assertTrue(board.notes().isEmpty());
     }
 
     @Test
     void progressNotesAndReadiness() {
-        BoardVerdict p = board.progress(json("{'task_id':'T','payload':'halfway'}"), "proj/alice", T0, commit);
+        BoardVerdict p = board.progress(LedgerProgressRequest.from(json("{'task_id':'T','payload':'halfway'}")), "proj/alice", T0, commit);
         assertEquals("note", p.note().kind());
         assertEquals("halfway", p.note().text());
         assertEquals("Progress from proj/alice", p.mutation().response().payload());
@@ -170,11 +170,11 @@ class BlackboardTest {
     @Test
     void snapshotCapKeepsLiveNewestThenSortsById() {
         Blackboard capped = new Blackboard(new Blackboard.Limits(5000, 1000, 1000, 2));
-        capped.declare(json("{'task_id':'a','title':'x'}"), "s", 1, MutationCommit.NONE);
-        capped.declare(json("{'task_id':'b','title':'x'}"), "s", 2, MutationCommit.NONE);
-        capped.declare(json("{'task_id':'c','title':'x'}"), "s", 3, MutationCommit.NONE);
-        capped.declare(json("{'task_id':'d','title':'x'}"), "s", 4, MutationCommit.NONE);
-        capped.update(json("{'task_id':'d','status':'done'}"), "s", 5, MutationCommit.NONE);
+        capped.declare(LedgerTaskRequest.from(json("{'task_id':'a','title':'x'}")), "s", 1, MutationCommit.NONE);
+        capped.declare(LedgerTaskRequest.from(json("{'task_id':'b','title':'x'}")), "s", 2, MutationCommit.NONE);
+        capped.declare(LedgerTaskRequest.from(json("{'task_id':'c','title':'x'}")), "s", 3, MutationCommit.NONE);
+        capped.declare(LedgerTaskRequest.from(json("{'task_id':'d','title':'x'}")), "s", 4, MutationCommit.NONE);
+        capped.update(LedgerTaskUpdateRequest.from(json("{'task_id':'d','status':'done'}")), "s", 5, MutationCommit.NONE);
         JsonObject snap = capped.snapshot();
         assertEquals(4, snap.getInt("total_tasks"));
         assertTrue(snap.getBoolean("truncated"));
@@ -188,14 +188,14 @@ class BlackboardTest {
     void retentionBounds() {
         Blackboard small = new Blackboard(new Blackboard.Limits(5, 3, 2, 0));
         for (int i = 0; i < 4; i++) {
-            small.progress(json("{'task_id':'t" + i + "','text':'a" + i + "'}"), "alice", i, MutationCommit.NONE);
+            small.progress(LedgerProgressRequest.from(json("{'task_id':'t" + i + "','text':'a" + i + "'}")), "alice", i, MutationCommit.NONE);
         }
         assertEquals(List.of("a1", "a2", "a3"), small.notes().stream().map(ProgressNote::text).toList(), "per author");
-        small.progress(json("{'task_id':'x','text':'b0'}"), "bob", 10, MutationCommit.NONE);
-        small.progress(json("{'task_id':'x','text':'c0'}"), "carol", 11, MutationCommit.NONE);
-        small.progress(json("{'task_id':'x','text':'d0'}"), "dave", 12, MutationCommit.NONE);
+        small.progress(LedgerProgressRequest.from(json("{'task_id':'x','text':'b0'}")), "bob", 10, MutationCommit.NONE);
+        small.progress(LedgerProgressRequest.from(json("{'task_id':'x','text':'c0'}")), "carol", 11, MutationCommit.NONE);
+        small.progress(LedgerProgressRequest.from(json("{'task_id':'x','text':'d0'}")), "dave", 12, MutationCommit.NONE);
         assertEquals(List.of("a1", "a2", "a3", "c0", "d0"), small.notes().stream().map(ProgressNote::text).toList(), "per task");
-        small.progress(json("{'task_id':'y','text':'e0'}"), "erin", 13, MutationCommit.NONE);
+        small.progress(LedgerProgressRequest.from(json("{'task_id':'y','text':'e0'}")), "erin", 13, MutationCommit.NONE);
         assertEquals(List.of("a2", "a3", "c0", "d0", "e0"), small.notes().stream().map(ProgressNote::text).toList(), "total");
         Blackboard big = new Blackboard();
         for (int i = 0; i < 6000; i++) {
@@ -209,13 +209,13 @@ class BlackboardTest {
     void replayRebuildsTasksAndNotes() {
         declare("a", "{'task_id':'A','title':'a','suggested_owner':'bob','project':'p'}");
         update("{'task_id':'A','status':'blocked'}");
-        board.progress(json("{'task_id':'A','text':'stuck','kind':'blocked'}"), "bob", T0 + 2, commit);
+        board.progress(LedgerProgressRequest.from(json("{'task_id':'A','text':'stuck','kind':'blocked'}")), "bob", T0 + 2, commit);
         declare("a", "{'task_id':'B','title':'b','causal_parent':{'hub_id':'h','seq':3,'event_fingerprint':'" + FP + "'}}");
         Blackboard rebuilt = new Blackboard();
         journal.forEach(rebuilt::apply);
         assertEquals(board.snapshot(), rebuilt.snapshot());
         assertEquals(List.of("A"), rebuilt.openTasksBySuggestedOwner().get("bob"));
         assertEquals("Task 'A' version conflict: expected v1, board has v2.",
-                rebuilt.update(json("{'task_id':'A','expected_version':1}"), "x", T0, MutationCommit.NONE).sentence());
+                rebuilt.update(LedgerTaskUpdateRequest.from(json("{'task_id':'A','expected_version':1}")), "x", T0, MutationCommit.NONE).sentence());
     }
 }

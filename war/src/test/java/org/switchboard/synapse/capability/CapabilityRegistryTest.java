@@ -27,7 +27,7 @@ class CapabilityRegistryTest {
     }
 
     CapabilityVerdict advertise(String sender, String frame, double now) {
-        return registry.advertise(json(frame), sender, now);
+        return registry.advertise(AdvertiseRequest.from(json(frame)), sender, now);
     }
 
     @Test
@@ -66,7 +66,7 @@ class CapabilityRegistryTest {
     @Test
     void failedJournalAppendAppliesNothing() {
         assertThrows(org.switchboard.synapse.idempotency.CommitFailedException.class, () -> registry.advertise(
-                json("{'persist':true}"), "proj/alice", T0, m -> { throw new IllegalStateException("disk"); }));
+                AdvertiseRequest.from(json("{'persist':true}")), "proj/alice", T0, m -> { throw new IllegalStateException("disk"); }));
         assertTrue(registry.manifest(T0).isEmpty());
     }
 

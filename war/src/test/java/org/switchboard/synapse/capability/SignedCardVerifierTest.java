@@ -78,14 +78,14 @@ class SignedCardVerifierTest {
     }
 
     static String result(CapabilityRegistry registry, JsonObject frame, String sender, double now) {
-        CapabilityVerdict v = registry.advertise(frame, sender, now);
+        CapabilityVerdict v = registry.advertise(AdvertiseRequest.from(frame), sender, now);
         return v.card().getJsonObject("verification").getString("result");
     }
 
     @Test
     void aCorrectlySignedCardIsValidAndCarriesTheSpecDetailFields() throws Exception {
         CapabilityRegistry registry = registry(bundle(""), 16);
-        CapabilityVerdict v = registry.advertise(signed("proj/alice", List.of("python"), 42), "proj/alice", T0 + 10);
+        CapabilityVerdict v = registry.advertise(AdvertiseRequest.from(signed("proj/alice", List.of("python"), 42)), "proj/alice", T0 + 10);
         JsonObject verification = v.card().getJsonObject("verification");
         assertEquals("valid", verification.getString("result"), verification.toString());
         assertEquals("ACME:worker:2026-07", verification.getString("key_id"));
@@ -148,7 +148,7 @@ class SignedCardVerifierTest {
     @Test
     void unsignedCardsStayMissingSignatureAndCardsStayVisible() {
         CapabilityRegistry registry = registry(bundle(""), 16);
-        CapabilityVerdict v = registry.advertise(CapabilityRegistryTest.json("{'skills':['python']}"), "proj/alice", T0);
+        CapabilityVerdict v = registry.advertise(AdvertiseRequest.from(CapabilityRegistryTest.json("{'skills':['python']}")), "proj/alice", T0);
         assertEquals("missing_signature", v.card().getJsonObject("verification").getString("result"));
         assertEquals(1, registry.manifest(T0).size());
     }

@@ -198,8 +198,8 @@ class ClaimBookTest {
     @Test
     void renewalGetsNewEpochFreshLeaseAndResetsStatusButKeepsCheckpoint() {
         TaskClaim first = grant("a", "{'task_id':'t','ttl_seconds':100}", T0).claim();
-        book.checkpoint(Frames.json("{'task_id':'t','checkpoint':'step=2'}"), "a", T0 + 1, journal);
-        book.taskUpdate(Frames.json("{'task_id':'t','status':'working','data_ref':'r'}"), "a", T0 + 2, journal);
+        book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','checkpoint':'step=2'}")), "a", T0 + 1, journal);
+        book.taskUpdate(TaskUpdateRequest.from(Frames.json("{'task_id':'t','status':'working','data_ref':'r'}")), "a", T0 + 2, journal);
         ClaimDecision.Granted renewed = grant("a", "{'task_id':'t','ttl_seconds':100}", T0 + 50);
         assertTrue(renewed.renewal());
         assertTrue(renewed.claim().epoch() > first.epoch());
@@ -213,7 +213,7 @@ class ClaimBookTest {
     @Test
     void expiryRetainsCheckpointForNextClaimantAndIsSilent() {
         grant("a", "{'task_id':'t','ttl_seconds':30}", T0);
-        book.checkpoint(Frames.json("{'task_id':'t','payload':'cp-1'}"), "a", T0 + 1, journal);
+        book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','payload':'cp-1'}")), "a", T0 + 1, journal);
         int eventsBefore = journal.events.size();
         assertEquals(List.of(), book.expire(T0 + 29.99));
         List<TaskClaim> expired = book.expire(T0 + 30);
@@ -280,7 +280,7 @@ class ClaimBookTest {
     @Test
     void releaseWithoutEvidencePostsNoNoteAndDropsRetainedCheckpoint() {
         grant("a", "{'task_id':'t'}", T0);
-        book.checkpoint(Frames.json("{'task_id':'t','checkpoint':'c'}"), "a", T0, journal);
+        book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','checkpoint':'c'}")), "a", T0, journal);
         ClaimVerdict v = release("a", "{'task_id':'t'}");
         assertEquals(List.of("release"), v.mutation().events().stream().map(JournalEvent.Draft::kind).toList());
         assertTrue(notes.isEmpty());
@@ -338,14 +338,14 @@ class ClaimBookTest {
     }
 
     ClaimVerdict update(String sender, String frame) {
-        return book.taskUpdate(Frames.json(frame), sender, T0, journal);
+        return book.taskUpdate(TaskUpdateRequest.from(Frames.json(frame)), sender, T0, journal);
     }
 
     @Test
     void handoffIsAtomicAndKeepsWorkState() {
         grant("proj/alice", "{'task_id':'t','paths':['src/parser'],'note':'orig'}", T0);
-        book.taskUpdate(Frames.json("{'task_id':'t','status':'working','data_ref':'d'}"), "proj/alice", T0, journal);
-        book.checkpoint(Frames.json("{'task_id':'t','checkpoint':'step=2'}"), "proj/alice", T0, journal);
+        book.taskUpdate(TaskUpdateRequest.from(Frames.json("{'task_id':'t','status':'working','data_ref':'d'}")), "proj/alice", T0, journal);
+        book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','checkpoint':'step=2'}")), "proj/alice", T0, journal);
         grant("proj/carol", "{'task_id':'other','paths':['docs']}", T0);
         List<String> online = List.of("proj/alice", "proj/bob", "proj/carol");
         assertEquals("Handoff target 'ghost' is not online.", handoff("proj/alice", "{'task_id':'t','to_agent':'ghost'}", online).sentence());
@@ -395,19 +395,19 @@ class ClaimBookTest {
     }
 
     ClaimVerdict handoff(String sender, String frame, List<String> online) {
-        return book.handoff(Frames.json(frame), sender, online::contains, "open-host:" + Frames.json(frame).getString("to_agent", ""),
+        return book.handoff(HandoffRequest.from(Frames.json(frame)), sender, online::contains, "open-host:" + Frames.json(frame).getString("to_agent", ""),
                 T0, journal);
     }
 
     @Test
     void checkpointRules() {
         grant("a", "{'task_id':'t'}", T0);
-        ClaimVerdict ok = book.checkpoint(Frames.json("{'task_id':'t','checkpoint':'cp'}"), "a", T0, journal);
+        ClaimVerdict ok = book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','checkpoint':'cp'}")), "a", T0, journal);
         assertEquals("checkpoint_saved", ok.mutation().response().type());
         assertFalse(ok.mutation().response().broadcast());
         assertEquals(1, ok.mutation().response().fields().getInt("version"));
         assertEquals("checkpoint", ok.mutation().events().get(0).kind());
-        ClaimVerdict denied = book.checkpoint(Frames.json("{'task_id':'t','checkpoint':'cp'}"), "b", T0, journal);
+        ClaimVerdict denied = book.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t','checkpoint':'cp'}")), "b", T0, journal);
         assertEquals("checkpoint_denied", denied.mutation().response().type());
         assertEquals("t", denied.mutation().response().fields().getString("task_id"));
     }
@@ -445,7 +445,7 @@ class ClaimBookTest {
     }
 
     ClaimVerdict waitFor(String sender, String task) {
-        return book.waitFor(Frames.json("{'task_id':'" + task + "'}"), sender, T0);
+        return book.waitFor(WaitRequest.from(Frames.json("{'task_id':'" + task + "'}")), sender, T0);
     }
 
     @Test

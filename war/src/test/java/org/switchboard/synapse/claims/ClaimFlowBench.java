@@ -2,8 +2,8 @@ package org.switchboard.synapse.claims;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.Peer;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.Peer;
 import org.switchboard.synapse.InMemoryJournal;
 import org.switchboard.synapse.InboundFrame;
 import org.switchboard.synapse.SynapseContext;

@@ -23,9 +23,9 @@ class ClaimReplayTest {
         claim(live, journal, "c", "{'task_id':'t4','paths':['lib'],"
                 + "'path_identity':{'version':1,'worktree_path':'/w','worktree_object_id':'1:2','filesystem_namespace':'sha256:n',"
                 + "'case_sensitive':false,'paths':[{'git_path':'lib','filesystem_path':'lib','object_id':'1:9'}]}}", T0);
-        live.taskUpdate(Frames.json("{'task_id':'t1','status':'working','data_ref':'d1'}"), "a", T0 + 1, journal);
-        live.checkpoint(Frames.json("{'task_id':'t2','checkpoint':'half'}"), "b", T0 + 2, journal);
-        live.handoff(Frames.json("{'task_id':'t4','to_agent':'d'}"), "c", n -> true, "open-host:d", T0 + 3, journal);
+        live.taskUpdate(TaskUpdateRequest.from(Frames.json("{'task_id':'t1','status':'working','data_ref':'d1'}")), "a", T0 + 1, journal);
+        live.checkpoint(CheckpointRequest.from(Frames.json("{'task_id':'t2','checkpoint':'half'}")), "b", T0 + 2, journal);
+        live.handoff(HandoffRequest.from(Frames.json("{'task_id':'t4','to_agent':'d'}")), "c", n -> true, "open-host:d", T0 + 3, journal);
         claim(live, journal, "e", "{'task_id':'t5','paths':['tmp']}", T0 + 4);
         live.release(ReleaseRequest.from(Frames.json("{'task_id':'t5'}"), "e"), "e", T0 + 5, journal);
         assertTrue(journal.kinds().contains("claim_denial"));

@@ -48,7 +48,7 @@ class MutationFlowTest {
                     flow.run(in, ctx, false, (commit, now) ->
                             book.claim(book.request(in.frame()), in.sender(), "p", now, commit).mutation(), lost::add);
                 } else {
-                    flow.run(in, ctx, true, (commit, now) -> board.declare(in.frame(), in.sender(), now, commit).mutation(),
+                    flow.run(in, ctx, true, (commit, now) -> board.declare(org.switchboard.synapse.board.LedgerTaskRequest.from(in.frame()), in.sender(), now, commit).mutation(),
                             lost::add);
                 }
             }

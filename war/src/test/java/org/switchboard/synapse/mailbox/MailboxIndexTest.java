@@ -12,9 +12,9 @@ import org.switchboard.synapse.InMemoryJournal;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseCounters;
 import org.switchboard.synapse.SynapseSettings;
-import org.switchboard.synapse.chat.ReceiptService;
-import org.switchboard.synapse.session.Connection;
-import org.switchboard.synapse.session.ConnectionRegistry;
+import org.switchboard.synapse.receipts.ReceiptService;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubFrames;
 
 /**

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.TestHub;
-import org.switchboard.synapse.session.AgentActivity;
+import org.switchboard.synapse.AgentActivity;
 
 /**
  * {@code who_snapshot.agent_liveness.last_reaction_age} while another thread records and forgets the

@@ -11,7 +11,8 @@ import org.switchboard.synapse.FakePeer;
 import org.switchboard.synapse.InMemoryJournal;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.TestHub;
-import org.switchboard.synapse.session.Connection;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.RateLimits;
 
 /** The two rate gates as the dispatcher applies them (real hub, fake sockets, real monotonic clock). */
 class FrameRateLimitsTest {

@@ -31,7 +31,7 @@ class ResourceOffersTest {
     }
 
     ResourceVerdict offer(String sender, String frame, double now) {
-        return offers.offer(json(frame), sender, now, commit);
+        return offers.offer(ResourceOfferRequest.from(json(frame)), sender, now, commit);
     }
 
     @Test
@@ -99,7 +99,7 @@ class ResourceOffersTest {
 
     @Test
     void failedAppendRecordsNothing() {
-        assertThrows(CommitFailedException.class, () -> offers.offer(json("{'kind':'k','name':'n'}"), "a", T0, m -> {
+        assertThrows(CommitFailedException.class, () -> offers.offer(ResourceOfferRequest.from(json("{'kind':'k','name':'n'}")), "a", T0, m -> {
             throw new java.io.IOException("down");
         }));
         assertEquals(List.of(), offers.live(T0));

@@ -1,0 +1,22 @@
+package org.switchboard.synapse;
+
+import java.util.concurrent.CompletableFuture;
+
+/** The transport side of one socket, as the rules see it (a WebSocket session in the container, a fake in tests). */
+public interface Peer {
+
+    /** Connection-unique id. */
+    String id();
+
+    /** Remote host used for per-host caps and the open-hub quota principal. */
+    String remoteHost();
+
+    /** Queues one text frame in order; completes true once written, false if the write failed or timed out. */
+    CompletableFuture<Boolean> send(String text);
+
+    /** Closes the socket with a WebSocket close code and reason. */
+    void close(int code, String reason);
+
+    /** True until the socket closes. */
+    boolean isOpen();
+}

@@ -1,0 +1,83 @@
+package org.switchboard.synapse.hub;
+
+import jakarta.inject.Inject;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.annotation.WebFilter;
+import jakarta.servlet.http.HttpFilter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.session.ContainerWriteBuffer;
+import org.switchboard.synapse.session.FrameGateUpgrade;
+import org.switchboard.synapse.session.FrameSizeLimit;
+import org.switchboard.synapse.session.HandshakeGuard;
+
+/**
+ * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host
+ * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes})
+ * and reads their input through a {@link FrameGate} of {@code hub.max-frame-kib}, so that every message over
+ * the limit, whatever its size or fragmentation, closes with 1009.
+ */
+@WebFilter(urlPatterns = "/*", asyncSupported = true)
+public class HandshakeGuardFilter extends HttpFilter {
+
+    private static final long serialVersionUID = 1L;
+
+    @Inject
+    SynapseConfig config;
+
+    private transient volatile Settings settings;
+
+    /** The handshake rules, the write buffer size and the frame limit, read from the configuration once. */
+    private record Settings(HandshakeGuard rules, int writeBufferBytes, int maxFrameBytes) {
+    }
+
+    @Override
+    protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws IOException, ServletException {
+        String upgrade = request.getHeader("Upgrade");
+        if (upgrade == null || !"websocket".equalsIgnoreCase(upgrade.trim())) {
+            chain.doFilter(request, response);
+            return;
+        }
+        Settings current = settings();
+        if (current.rules().admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
+                isLoopback(request.getLocalAddr()))) {
+            int writeBuffer = current.writeBufferBytes();
+            if (writeBuffer > 0) {
+                ContainerWriteBuffer.resize(response, writeBuffer);
+            }
+            chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes()), response);
+            return;
+        }
+        response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+        response.setContentType("text/plain; charset=utf-8");
+        byte[] body = "origin/host not allowed\n".getBytes(StandardCharsets.UTF_8);
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
+    }
+
+    private Settings settings() {
+        Settings current = settings;
+        if (current == null) {
+            SynapseSettings configured = config.settings();
+            current = new Settings(new HandshakeGuard(configured.advertisedHost(), configured.allowedOrigins()),
+                    configured.websocketWriteBufferBytes(), FrameSizeLimit.ofKib(configured.maxFrameKib()).maxBytes());
+            this.settings = current;
+        }
+        return current;
+    }
+
+    private static boolean isLoopback(String address) {
+        try {
+            return address != null && InetAddress.getByName(address).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+}

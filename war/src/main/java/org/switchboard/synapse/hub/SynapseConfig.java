@@ -1,0 +1,283 @@
+package org.switchboard.synapse.hub;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.switchboard.synapse.SynapseSettings;
+
+/**
+ * The one place SYNAPSE reads configuration (MicroProfile Config, keys under {@code hub.*}, each
+ * also settable from the environment, e.g. {@code hub.token} as {@code HUB_TOKEN}).
+ */
+@ApplicationScoped
+public class SynapseConfig {
+
+    /** Fixed hub id; empty = the journal's stored id (generated once). */
+    @Inject @ConfigProperty(name = "hub.id")
+    Optional<String> hubId;
+
+    /** Shared connect token; empty = open hub. */
+    @Inject @ConfigProperty(name = "hub.token")
+    Optional<String> token;
+
+    /** Route addressed chat only to its recipients, their sidecars and the sender (§7.4). */
+    @Inject @ConfigProperty(name = "hub.private-directed-messages", defaultValue = "false")
+    boolean privateDirectedMessages;
+
+    @Inject @ConfigProperty(name = "hub.max-clients", defaultValue = "256")
+    int maxClients;
+
+    /** Sockets per remote host; 0 disables the cap. */
+    @Inject @ConfigProperty(name = "hub.max-clients-per-host", defaultValue = "32")
+    int maxClientsPerHost;
+
+    /** Sockets awaiting auth on a secured hub; 0 = same as hub.max-clients. */
+    @Inject @ConfigProperty(name = "hub.max-unauthenticated", defaultValue = "0")
+    int maxUnauthenticated;
+
+    @Inject @ConfigProperty(name = "hub.auth-timeout-seconds", defaultValue = "10")
+    int authTimeoutSeconds;
+
+    @Inject @ConfigProperty(name = "hub.history-limit", defaultValue = "10000")
+    int historyLimit;
+
+    /** Encoded bytes of retained public chat history (and of all channel histories together); oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.history-max-bytes", defaultValue = "67108864")
+    long historyMaxBytes;
+
+    /**
+     * Largest reply frame the hub builds for a query (history, resume, channel history, who, state):
+     * a request for more gets the newest entries that fit, {@code truncated: true} and a cursor.
+     * Values under 1,114,112 (one 1 MiB chat plus envelope) are raised to it.
+     */
+    @Inject @ConfigProperty(name = "hub.max-reply-bytes", defaultValue = "4194304")
+    long maxReplyBytes;
+
+    /**
+     * Frame text queued for one socket and not yet written; a socket whose reader falls this far behind
+     * is closed with 1013 (§6.4). One frame larger than this is still sent to a socket with nothing queued.
+     */
+    @Inject @ConfigProperty(name = "hub.outbound-max-bytes", defaultValue = "16777216")
+    long outboundMaxBytes;
+
+    /** Dead-letter escalation threshold; 0 = off. */
+    @Inject @ConfigProperty(name = "hub.dead-letter-escalation-threshold", defaultValue = "0")
+    int deadLetterEscalationThreshold;
+
+    /** Stale-recipient tracking (reaction window 90 s). */
+    @Inject @ConfigProperty(name = "hub.stale-tracking", defaultValue = "true")
+    boolean staleTracking;
+
+    @Inject @ConfigProperty(name = "hub.ingress-quota.enabled", defaultValue = "false")
+    boolean ingressQuotaEnabled;
+
+    @Inject @ConfigProperty(name = "hub.ingress-quota.max-events", defaultValue = "100")
+    int ingressQuotaMaxEvents;
+
+    @Inject @ConfigProperty(name = "hub.ingress-quota.max-bytes", defaultValue = "1048576")
+    long ingressQuotaMaxBytes;
+
+    @Inject @ConfigProperty(name = "hub.ingress-quota.window-seconds", defaultValue = "60")
+    int ingressQuotaWindowSeconds;
+
+    @Inject @ConfigProperty(name = "hub.ingress-quota.max-principals", defaultValue = "4096")
+    int ingressQuotaMaxPrincipals;
+
+    /** Extra trusted Host authority for the handshake guard (§2.2). */
+    @Inject @ConfigProperty(name = "hub.advertised-host")
+    Optional<String> advertisedHost;
+
+    /** Comma-separated browser Origins admitted by the handshake guard; empty = none. */
+    @Inject @ConfigProperty(name = "hub.allowed-origins")
+    Optional<String> allowedOrigins;
+
+    /** Serve /health and /metrics (403 "metrics disabled" otherwise). */
+    @Inject @ConfigProperty(name = "hub.metrics-enabled", defaultValue = "true")
+    boolean metricsEnabled;
+
+    /** Bearer token required by /health and /metrics; empty = none. */
+    @Inject @ConfigProperty(name = "hub.metrics-token")
+    Optional<String> metricsToken;
+
+    /** Fingerprint of the operator configuration reported as config_epoch. */
+    @Inject @ConfigProperty(name = "hub.config-epoch")
+    Optional<String> configEpoch;
+
+    /** The settings snapshot handed to the plain-Java rules. */
+    public SynapseSettings settings() {
+        return SynapseSettings.builder()
+                .configuredHubId(hubId.orElse("").trim())
+                .token(token.orElse(""))
+                .privateDirectedMessages(privateDirectedMessages)
+                .maxClients(maxClients)
+                .maxClientsPerHost(maxClientsPerHost)
+                .maxUnauthenticated(maxUnauthenticated)
+                .authTimeoutSeconds(authTimeoutSeconds)
+                .historyLimit(historyLimit)
+                .deadLetterEscalationThreshold(deadLetterEscalationThreshold)
+                .staleTracking(staleTracking)
+                .ingressQuotaEnabled(ingressQuotaEnabled)
+                .ingressQuotaMaxEvents(ingressQuotaMaxEvents)
+                .ingressQuotaMaxBytes(ingressQuotaMaxBytes)
+                .ingressQuotaWindowSeconds(ingressQuotaWindowSeconds)
+                .ingressQuotaMaxPrincipals(ingressQuotaMaxPrincipals)
+                .advertisedHost(advertisedHost.orElse("").trim())
+                .allowedOrigins(Arrays.stream(allowedOrigins.orElse("").split(","))
+                        .map(String::trim).filter(s -> !s.isEmpty()).map(SynapseConfig::normaliseOrigin)
+                        .collect(Collectors.toSet()))
+                .metricsEnabled(metricsEnabled)
+                .metricsToken(metricsToken.orElse(""))
+                .configEpoch(configEpoch.orElse(""))
+                .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
+                .websocketWriteBufferBytes(websocketWriteBufferBytes)
+                .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
+                .build();
+    }
+
+    /** Lower-cased origin without a trailing slash. */
+    public static String normaliseOrigin(String origin) {
+        String o = origin.trim().toLowerCase(java.util.Locale.ROOT);
+        return o.endsWith("/") ? o.substring(0, o.length() - 1) : o;
+    }
+
+    // coordination (claims, board, resources, capability cards; see synapse-coordination.md)
+
+    /** Live claims per quota principal (credential digest, or remote host on an open hub). */
+    @Inject @ConfigProperty(name = "hub.claims.max-per-principal", defaultValue = "128")
+    int claimsMaxPerPrincipal;
+
+    /** Declared paths per claim; more widens the scope to the whole tree. */
+    @Inject @ConfigProperty(name = "hub.claims.max-paths", defaultValue = "512")
+    int claimsMaxPaths;
+
+    /** Lease of a claim without a usable ttl_seconds, and of a handoff recipient. */
+    @Inject @ConfigProperty(name = "hub.claims.default-lease-seconds", defaultValue = "3600")
+    double claimsDefaultLeaseSeconds;
+
+    @Inject @ConfigProperty(name = "hub.claims.min-lease-seconds", defaultValue = "30")
+    double claimsMinLeaseSeconds;
+
+    @Inject @ConfigProperty(name = "hub.claims.max-lease-seconds", defaultValue = "2592000")
+    double claimsMaxLeaseSeconds;
+
+    /** Retained progress notes: in total, per author, per task. */
+    @Inject @ConfigProperty(name = "hub.board.max-notes", defaultValue = "5000")
+    int boardMaxNotes;
+
+    @Inject @ConfigProperty(name = "hub.board.max-notes-per-author", defaultValue = "1000")
+    int boardMaxNotesPerAuthor;
+
+    @Inject @ConfigProperty(name = "hub.board.max-notes-per-task", defaultValue = "1000")
+    int boardMaxNotesPerTask;
+
+    /** Tasks shown in a board snapshot; 0 = all. */
+    @Inject @ConfigProperty(name = "hub.board.snapshot-task-cap", defaultValue = "0")
+    int boardSnapshotTaskCap;
+
+    @Inject @ConfigProperty(name = "hub.resources.max-offers-per-agent", defaultValue = "64")
+    int resourcesMaxOffersPerAgent;
+
+    @Inject @ConfigProperty(name = "hub.resources.ttl-seconds", defaultValue = "300")
+    double resourcesTtlSeconds;
+
+    @Inject @ConfigProperty(name = "hub.capabilities.live-ttl-seconds", defaultValue = "300")
+    double capabilitiesLiveTtlSeconds;
+
+    @Inject @ConfigProperty(name = "hub.capabilities.persistent-ttl-seconds", defaultValue = "86400")
+    double capabilitiesPersistentTtlSeconds;
+
+    /** Capability-card trust bundle (JSON file, synapse-advanced §6.8); empty = signed cards are unknown_key. */
+    @Inject @ConfigProperty(name = "hub.capabilities.card-trust")
+    Optional<String> capabilitiesCardTrust;
+
+    /** Clock skew allowed around a signed card's signed_at..expires_at window. */
+    @Inject @ConfigProperty(name = "hub.capabilities.card-skew-seconds", defaultValue = "300")
+    double capabilitiesCardSkewSeconds;
+
+    /** Continuous darkness before a dark_seat_alert (§14). */
+    @Inject @ConfigProperty(name = "hub.dark-seat.grace-seconds", defaultValue = "30")
+    double darkSeatGraceSeconds;
+
+    /** Recent idempotency operation records kept in memory in front of the journal-backed store. */
+    @Inject @ConfigProperty(name = "hub.idempotency.cache-size", defaultValue = "1024")
+    int idempotencyCacheSize;
+
+    /** The coordination limits handed to the plain-Java rules (produced for the coordination state). */
+    @jakarta.enterprise.inject.Produces
+    public org.switchboard.synapse.coordination.CoordinationSettings coordination() {
+        return new org.switchboard.synapse.coordination.CoordinationSettings(
+                new org.switchboard.synapse.claims.ClaimBook.Limits(claimsMaxPerPrincipal, claimsMaxPaths,
+                        claimsDefaultLeaseSeconds, claimsMinLeaseSeconds, claimsMaxLeaseSeconds),
+                new org.switchboard.synapse.board.Blackboard.Limits(boardMaxNotes, boardMaxNotesPerAuthor,
+                        boardMaxNotesPerTask, boardSnapshotTaskCap),
+                resourcesMaxOffersPerAgent, resourcesTtlSeconds, capabilitiesLiveTtlSeconds,
+                capabilitiesPersistentTtlSeconds, capabilitiesCardTrust.orElse(""), capabilitiesCardSkewSeconds,
+                darkSeatGraceSeconds, idempotencyCacheSize);
+    }
+
+    // ingress limits and off-loopback posture (frame rates, frame size, bind guard; see configuration.md)
+
+    /** Per-sender frame rate (frames/s, heartbeats exempt, §5 step 17); 0 = off. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-sender", defaultValue = "0")
+    double rateLimitPerSender;
+
+    /** Per-sender burst (frames); 0 = one second's worth. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-sender-burst", defaultValue = "0")
+    int rateLimitPerSenderBurst;
+
+    /** Per-remote-host frame rate (frames/s, every frame, §5 step 3); 0 = off. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-host", defaultValue = "0")
+    double rateLimitPerHost;
+
+    /** Per-remote-host burst (frames); 0 = one second's worth. */
+    @Inject @ConfigProperty(name = "hub.rate-limit.per-host-burst", defaultValue = "0")
+    int rateLimitPerHostBurst;
+
+    /** Largest inbound frame in KiB (§2.1); larger frames close the socket with 1009. */
+    @Inject @ConfigProperty(name = "hub.max-frame-kib", defaultValue = "1024")
+    int maxFrameKib;
+
+    /** Listen address the hub was started on (run-hub's HUB_BIND); drives the off-loopback posture check (§2.4). */
+    @Inject @ConfigProperty(name = "hub.bind", defaultValue = "127.0.0.1")
+    String bind;
+
+    /** Serve SYNAPSE off loopback even without a connect token or metrics token (§2.4 operator override). */
+    @Inject @ConfigProperty(name = "hub.allow-insecure-bind", defaultValue = "false")
+    boolean allowInsecureBind;
+
+    // Outbound frame writes
+    /**
+     * Write outbound frames pre-encoded and coalesced through Tyrus's raw-frame call (Payara); false
+     * keeps Tyrus's standard text send, one write per frame. A switch in case a Payara update changes
+     * the Tyrus internals this relies on; other containers always use the standard send.
+     */
+    @Inject @ConfigProperty(name = "hub.raw-frame-writes", defaultValue = "true")
+    boolean rawFrameWrites;
+
+    /**
+     * Size of the container's per-socket output buffer for WebSocket connections (Payara; 0 keeps the
+     * container's default, 8 KiB). Payara allocates a fresh buffer of this size for every write smaller
+     * than it and hands larger writes to the socket without a copy; 512 is the smallest it accepts.
+     */
+    @Inject @ConfigProperty(name = "hub.websocket-write-buffer-bytes", defaultValue = "512")
+    int websocketWriteBufferBytes;
+
+    /** The two frame rate limits handed to the dispatcher. */
+    public org.switchboard.synapse.RateLimits rateLimits() {
+        return new org.switchboard.synapse.RateLimits(rateLimitPerSender, rateLimitPerSenderBurst,
+                rateLimitPerHost, rateLimitPerHostBurst);
+    }
+
+    /** The configured listen address. */
+    public String bind() {
+        return bind;
+    }
+
+    /** True when the operator overrides the off-loopback posture check. */
+    public boolean allowInsecureBind() {
+        return allowInsecureBind;
+    }
+}

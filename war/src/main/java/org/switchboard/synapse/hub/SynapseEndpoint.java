@@ -1,0 +1,175 @@
+package org.switchboard.synapse.hub;
+
+import jakarta.inject.Inject;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.EndpointConfig;
+import jakarta.websocket.OnClose;
+import jakarta.websocket.OnError;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.OnOpen;
+import jakarta.websocket.PongMessage;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerEndpoint;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.logging.LogSafe;
+import org.switchboard.synapse.wire.CloseCodes;
+import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.session.WebSocketPeer;
+import org.switchboard.synapse.session.FrameSizeLimit;
+
+/**
+ * The SYNAPSE WebSocket endpoint at the root path. Thin: wraps the session, then hands every
+ * event to the hub. Messages above {@code hub.max-frame-kib} (1 MiB by default) close the socket
+ * with 1009: the upgrade's {@link FrameGate} stops them before the container reads them (it then
+ * reports a 1009 close here), and whole messages are measured here again in case no gate was installed.
+ */
+@ServerEndpoint("/")
+public class SynapseEndpoint {
+
+    private static final Logger LOG = Logger.getLogger(SynapseEndpoint.class.getName());
+    /** Default maximum inbound frame (§2.1); the configured one is {@code hub.max-frame-kib}. */
+    public static final int MAX_FRAME_BYTES = 1024 * 1024;
+    private static final String CONNECTION = "synapse.connection";
+    /** Close reason when the off-loopback posture check forbids serving (§2.4). */
+    private static final String REASON_POSTURE = "hub refuses to serve: insecure bind";
+    private static final ClassLoader APPLICATION_LOADER = SynapseEndpoint.class.getClassLoader();
+
+    @Inject
+    SynapseRuntime runtime;
+
+    /** This socket's frame limit (the container makes one endpoint instance per socket). */
+    private FrameSizeLimit frameLimit = FrameSizeLimit.ofKib(MAX_FRAME_BYTES / 1024);
+
+    @OnOpen
+    public void onOpen(Session session, EndpointConfig config) {
+        enter();
+        if (runtime.refusesToServe()) {
+            close(session, CloseReason.CloseCodes.VIOLATED_POLICY, REASON_POSTURE);
+            return;
+        }
+        runtime.sessionTimers().install(session);
+        session.setMaxIdleTimeout(0);
+        frameLimit = FrameSizeLimit.ofKib(runtime.hub().context().settings().maxFrameKib());
+        session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
+        session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
+        Connection connection = new Connection(new WebSocketPeer(session, remoteHost(session),
+                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null),
+                HubFrames.wallClock());
+        session.getUserProperties().put(CONNECTION, connection);
+        if (runtime.hub().opened(connection)) {
+            runtime.scheduleRegistrationDeadline(connection);
+        }
+    }
+
+    @OnMessage
+    public void onText(String text, Session session) {
+        enter();
+        Connection connection = connection(session);
+        if (connection != null) {
+            if (frameLimit.tooBig(text)) {
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
+                return;
+            }
+            try {
+                runtime.hub().dispatcher().onText(connection, text);
+            } finally {
+                quietBetweenFrames();
+            }
+        }
+    }
+
+    /**
+     * Tyrus reschedules the session idle timer on a managed executor for every frame it reads,
+     * before calling this endpoint; the executor scans the thread's context class loader for
+     * context providers each time. Leaving an empty context loader on the I/O thread between
+     * frames makes that scan free; the servlet container sets its own loader for every HTTP
+     * request, and this endpoint restores the application's loader on entry.
+     */
+    private static void quietBetweenFrames() {
+        Thread.currentThread().setContextClassLoader(WebSocketPeer.QUIET_CONTEXT);
+    }
+
+    private static void enter() {
+        Thread.currentThread().setContextClassLoader(APPLICATION_LOADER);
+    }
+
+    @OnMessage
+    public void onBinary(ByteBuffer bytes, Session session) {
+        enter();
+        Connection connection = connection(session);
+        if (connection != null) {
+            if (frameLimit.tooBig(bytes)) {
+                connection.close(CloseCodes.TOO_BIG, FrameSizeLimit.REASON);
+                return;
+            }
+            try {
+                runtime.hub().dispatcher().onBinary(connection, bytes);
+            } finally {
+                quietBetweenFrames();
+            }
+        }
+    }
+
+    @OnMessage
+    public void onPong(PongMessage pong, Session session) {
+        Connection connection = connection(session);
+        if (connection != null) {
+            connection.pongReceived();
+        }
+    }
+
+    @OnClose
+    public void onClose(Session session, CloseReason reason) {
+        enter();
+        Connection connection = connection(session);
+        if (connection != null) {
+            if (reason != null && reason.getCloseCode().getCode() == CloseCodes.TOO_BIG) {
+                // the hub's own 1009, or the frame gate's (which the container answered with the same code)
+                LOG.info(() -> "SYNAPSE: " + LogSafe.text(connection) + " closed with 1009 (a message over "
+                        + frameLimit.maxBytes() + " bytes, hub.max-frame-kib)");
+            }
+            if (connection.peer() instanceof WebSocketPeer peer) {
+                peer.closedByTransport();
+            }
+            runtime.hub().closed(connection);
+        }
+    }
+
+    @OnError
+    public void onError(Session session, Throwable error) {
+        LOG.log(Level.FINE, "WebSocket error", error);
+    }
+
+    private static void close(Session session, CloseReason.CloseCode code, String reason) {
+        try {
+            session.close(new CloseReason(code, reason));
+        } catch (java.io.IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "close failed", e);
+        }
+    }
+
+    private static Connection connection(Session session) {
+        return (Connection) session.getUserProperties().get(CONNECTION);
+    }
+
+    /** Remote host from the container (Tyrus exposes it as a user property or on the session). */
+    private static String remoteHost(Session session) {
+        Object address = session.getUserProperties().get("jakarta.websocket.endpoint.remoteAddress");
+        if (address instanceof InetSocketAddress inet) {
+            return inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
+        }
+        try {
+            Object remote = session.getClass().getMethod("getRemoteAddr").invoke(session);
+            if (remote != null) {
+                return remote.toString();
+            }
+        } catch (ReflectiveOperationException | RuntimeException ignored) {
+            // not Tyrus: fall through
+        }
+        return "unknown";
+    }
+}

@@ -1,0 +1,173 @@
+package org.switchboard.synapse.hub;
+
+import jakarta.json.JsonObject;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+import org.switchboard.journal.Journal;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.chat.ChannelService;
+import org.switchboard.synapse.chat.ChatHandler;
+import org.switchboard.synapse.chat.ChatService;
+import org.switchboard.synapse.receipts.ReceiptService;
+import org.switchboard.synapse.mailbox.AckHandler;
+import org.switchboard.synapse.mailbox.MailboxService;
+import org.switchboard.synapse.query.QueryHandler;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.ConnectionRegistry;
+import org.switchboard.synapse.session.HeartbeatHandler;
+import org.switchboard.synapse.session.RegistrationHooks;
+import org.switchboard.synapse.session.RegistrationService;
+import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.SynapseCounters;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.StateSnapshotContributor;
+
+/**
+ * Composition root of the SYNAPSE core in plain Java: builds the services and the dispatch table,
+ * rebuilds in-memory state from the journal, and is what the container wrapper
+ * ({@link SynapseRuntime}) and the unit tests drive.
+ */
+public final class SynapseHub implements RegistrationHooks {
+
+    private final SynapseContext ctx;
+    private final RegistrationService registration;
+    private final ReceiptService receipts;
+    private final MailboxService mailbox;
+    private final ChatService chat;
+    private final SynapseDispatcher dispatcher;
+    private final Supplier<List<StateSnapshotContributor>> contributors;
+    private final double startedAt;
+    private volatile int corruptRows;
+
+    /**
+     * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
+     * {@code publish} runs post-commit fan-out.
+     */
+    public SynapseHub(SynapseSettings settings, Journal journal, DoubleSupplier clock, Executor blocking,
+                      Executor publish, Supplier<List<StateSnapshotContributor>> contributors) {
+        String hubId = resolveHubId(settings, journal);
+        this.ctx = new SynapseContext(settings, new HubFrames(hubId, clock), new ConnectionRegistry(settings.staleTracking()),
+                journal, new SynapseCounters(), blocking, publish);
+        this.contributors = contributors;
+        this.startedAt = clock.getAsDouble();
+        this.receipts = new ReceiptService(ctx);
+        this.mailbox = new MailboxService(ctx, receipts);
+        ChannelService channels = new ChannelService(ctx);
+        this.chat = new ChatService(ctx, receipts, mailbox, channels);
+        this.registration = new RegistrationService(ctx, this);
+        this.dispatcher = new SynapseDispatcher(ctx, registration, () -> corruptRows);
+        dispatcher.register(new HeartbeatHandler(registration));
+        dispatcher.register(new ChatHandler(chat));
+        dispatcher.register(new AckHandler(mailbox));
+        dispatcher.register(new QueryHandler(chat, mailbox, contributors));
+        dispatcher.register(channels);
+    }
+
+    private static String resolveHubId(SynapseSettings settings, Journal journal) {
+        if (!settings.configuredHubId().isEmpty()) {
+            return settings.configuredHubId();
+        }
+        if (journal != null) {
+            return journal.hubId();
+        }
+        byte[] random = new byte[4];
+        new SecureRandom().nextBytes(random);
+        return "syn-" + HexFormat.of().formatHex(random);
+    }
+
+    /** Rebuilds history, msg_id high-water, watermarks and pending receipts from the journal (§16.3). */
+    public void replayJournal() {
+        Journal journal = ctx.journal();
+        if (journal == null) {
+            return;
+        }
+        journal.replay(this::apply);
+        corruptRows = journal.corruptSeqs().size();
+    }
+
+    private void apply(JournalEvent event) {
+        chat.replay(event);
+        mailbox.replay(event);
+        receipts.replay(event);
+    }
+
+    // ---- transport entry points ----
+
+    /** A socket opened: ceilings, then welcome (open hub). Returns false when refused. */
+    public boolean opened(Connection connection) {
+        return registration.opened(connection);
+    }
+
+    /** A socket closed (any reason). */
+    public void closed(Connection connection) {
+        registration.disconnected(connection);
+        mailbox.closed(connection);
+        if (connection.name() != null && ctx.registry().socketOf(connection.name()) == null) {
+            dispatcher.senderGone(connection.name());
+        }
+    }
+
+    public SynapseDispatcher dispatcher() {
+        return dispatcher;
+    }
+
+    public RegistrationService registration() {
+        return registration;
+    }
+
+    public SynapseContext context() {
+        return ctx;
+    }
+
+    public ChatService chat() {
+        return chat;
+    }
+
+    public MailboxService mailbox() {
+        return mailbox;
+    }
+
+    public String hubId() {
+        return ctx.frames().hubId();
+    }
+
+    public int corruptRows() {
+        return corruptRows;
+    }
+
+    public double uptimeSeconds() {
+        return ctx.frames().now() - startedAt;
+    }
+
+    public List<StateSnapshotContributor> contributors() {
+        return contributors.get();
+    }
+
+    // ---- registration hooks ----
+
+    @Override
+    public CompletableFuture<Void> flushOutbox(Connection connection) {
+        return receipts.flushOutbox(connection.name());
+    }
+
+    @Override
+    public void clearDeadLetter(String name) {
+        chat.deadLetters().clear(name);
+    }
+
+    @Override
+    public void beforeBind(Connection connection, JsonObject registration) {
+        mailbox.expectReplay(connection, registration);
+    }
+
+    @Override
+    public Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration) {
+        return mailbox.replayOnRegistration(connection, registration);
+    }
+}

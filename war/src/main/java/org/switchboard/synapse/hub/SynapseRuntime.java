@@ -1,0 +1,203 @@
+package org.switchboard.synapse.hub;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.journal.Journal;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.session.IdleTimerBypass;
+import org.switchboard.synapse.session.WebSocketPeer;
+import org.switchboard.synapse.wire.HubFrames;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseContextSource;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.StateSnapshotContributor;
+
+/**
+ * Container wrapper of the SYNAPSE core: builds {@link SynapseHub} at application start-up with
+ * the configured settings, the Journal (when one is deployed), extension handlers and state
+ * contributors found as CDI beans; replays the journal; runs the keepalive and drain-deadline timers.
+ */
+@ApplicationScoped
+public class SynapseRuntime implements SynapseContextSource {
+
+    private static final Logger LOG = Logger.getLogger(SynapseRuntime.class.getName());
+    private static final long PING_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(15);
+
+    @Inject
+    SynapseConfig config;
+
+    @Inject
+    Instance<Journal> journals;
+
+    @Inject
+    Instance<VerbHandler> extensionHandlers;
+
+    @Inject
+    Instance<StateSnapshotContributor> contributors;
+
+    @Resource
+    ManagedThreadFactory threadFactory;
+
+    private volatile SynapseHub hub;
+    private ScheduledExecutorService timers;
+    private ExecutorService blocking;
+    private volatile IdleTimerBypass sessionTimers;
+    private volatile Boolean postureRefuses;
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        hub();
+        refusesToServe();
+    }
+
+    /**
+     * True when the off-loopback posture check (§2.4) forbids serving SYNAPSE: sockets are then
+     * refused, /health and /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
+     */
+    public boolean refusesToServe() {
+        Boolean current = postureRefuses;
+        if (current == null) {
+            java.util.List<String> missing = org.switchboard.synapse.posture.BindPosture.missingSettings(config.bind(),
+                    config.allowInsecureBind(), config.settings());
+            current = !missing.isEmpty();
+            if (current) {
+                LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
+            }
+            postureRefuses = current;
+        }
+        return current;
+    }
+
+    /** True once the hub is built and its journal replayed (readiness), without triggering the build. */
+    public boolean started() {
+        return hub != null;
+    }
+
+    /** The hub's context (the hub is built and replayed on first use). */
+    @Override
+    public SynapseContext context() {
+        return hub().context();
+    }
+
+    /** The hub, built and replayed on first use. */
+    public SynapseHub hub() {
+        SynapseHub current = hub;
+        if (current == null) {
+            synchronized (this) {
+                if (hub == null) {
+                    hub = build();
+                }
+                current = hub;
+            }
+        }
+        return current;
+    }
+
+    private SynapseHub build() {
+        SynapseSettings settings = config.settings();
+        if (settings.maxFrameKib() != org.switchboard.synapse.session.FrameSizeLimit.clampKib(settings.maxFrameKib())) {
+            LOG.warning("hub.max-frame-kib=" + settings.maxFrameKib() + " is outside 1.."
+                    + org.switchboard.synapse.session.FrameSizeLimit.MAX_KIB + "; using "
+                    + org.switchboard.synapse.session.FrameSizeLimit.clampKib(settings.maxFrameKib()));
+        }
+        if (settings.maxReplyBytes() < SynapseSettings.MIN_REPLY_BYTES) {
+            LOG.warning("hub.max-reply-bytes=" + settings.maxReplyBytes() + " is below one 1 MiB chat and its envelope; using "
+                    + settings.replyBudget());
+        }
+        WebSocketPeer.defaultOutboundMaxBytes(settings.outboundMaxBytes());
+        Journal journal = journals.isResolvable() ? journals.get() : null;
+        if (journal == null) {
+            LOG.warning("SYNAPSE: no Journal deployed; running without durability (no seq, no mailbox)");
+        }
+        timers = Executors.newSingleThreadScheduledExecutor(threadFactory);
+        blocking = Executors.newFixedThreadPool(4, threadFactory);
+        // fan-out runs on the journal's completion thread, inside the group commit's CompletionBatch,
+        // so the frames one commit sends to a socket leave in one write (and no hand-off per chat)
+        SynapseHub built = new SynapseHub(settings, journal, HubFrames::wallClock, blocking, Runnable::run, () -> {
+            List<StateSnapshotContributor> list = new ArrayList<>();
+            contributors.forEach(list::add);
+            return list;
+        });
+        for (VerbHandler handler : extensionHandlers) {
+            built.dispatcher().register(handler);
+        }
+        long started = System.nanoTime();
+        built.replayJournal();
+        LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + (System.nanoTime() - started) / 1_000_000
+                + " ms, corrupt rows " + built.corruptRows() + ")");
+        timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
+        return built;
+    }
+
+    /** The plain timer that replaces each WebSocket session's container-managed idle timer. */
+    public IdleTimerBypass sessionTimers() {
+        IdleTimerBypass current = sessionTimers;
+        if (current == null) {
+            synchronized (this) {
+                if (sessionTimers == null) {
+                    sessionTimers = new IdleTimerBypass(threadFactory);
+                }
+                current = sessionTimers;
+            }
+        }
+        return current;
+    }
+
+    /** Schedules the registration deadline of a new socket. */
+    public void scheduleRegistrationDeadline(Connection connection) {
+        SynapseHub current = hub();
+        timers.schedule(() -> current.registration().registrationDeadline(connection),
+                current.context().settings().authTimeoutSeconds(), TimeUnit.SECONDS);
+    }
+
+    private void tick(SynapseHub current) {
+        try {
+            long now = System.nanoTime();
+            for (Connection connection : current.context().registry().openConnections()) {
+                if (!(connection.peer() instanceof WebSocketPeer peer)) {
+                    continue;
+                }
+                peer.checkDrain(now);
+                if (now - connection.lastPingNanos() >= PING_INTERVAL_NANOS) {
+                    if (connection.lastPingNanos() != 0 && connection.lastPongNanos() < connection.lastPingNanos()) {
+                        connection.close(1001, "pong timeout");
+                        continue;
+                    }
+                    connection.pingSent();
+                    peer.ping();
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "SYNAPSE timer failed", e);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        SynapseHub current = hub;
+        if (current != null) {
+            for (Connection connection : current.context().registry().openConnections()) {
+                connection.close(1001, "hub shutting down");
+            }
+        }
+        for (ExecutorService executor : new ExecutorService[] {timers, blocking, sessionTimers}) {
+            if (executor != null) {
+                executor.shutdownNow();
+            }
+        }
+    }
+}
