@@ -83,6 +83,11 @@ public final class JsonBodyGuard extends FilterInputStream {
         if (topNumber) {
             throw notAnObject();
         }
+        if (depth > 0 || inString) {
+            // Refused here rather than by the parser: binding a truncated body to a record made the JSON-B
+            // runtime skip an unknown member's unfinished object forever (a request thread spinning at 100%).
+            throw RedsynException.badRequest("invalid JSON: the body ends inside " + (inString ? "a string" : "an object or array"));
+        }
     }
 
     @Override
