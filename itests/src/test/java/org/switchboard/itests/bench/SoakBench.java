@@ -125,12 +125,19 @@ class SoakBench {
             }));
 
             List<Long> samples = new ArrayList<>();
+            String baselineHistogram = "";
+            String lastHistogram = "";
             long start = System.nanoTime();
             for (int minute = 1; minute <= minutes; minute++) {
                 long due = start + TimeUnit.MINUTES.toNanos(minute);
                 Thread.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(due - System.nanoTime())));
-                long used = heapAfterFullGc(relay.hub.pid());
+                String histogram = jcmd(relay.hub.pid(), "GC.class_histogram");
+                long used = histogramTotal(histogram);
                 samples.add(used);
+                if (minute == warmup) {
+                    baselineHistogram = histogram;
+                }
+                lastHistogram = histogram;
                 System.out.printf("SoakBench minute %d: heap after full GC %.1f MB; chats %d sent %d received, %d history, %d churn,"
                                 + " REDSYN %d sent %d taken, %d errors%n", minute, used / 1048576.0, chats.get(), received.get(),
                         histories.get(), churns.get(), redsynSent.get(), redsynTaken.get(), errors.get());
@@ -151,12 +158,36 @@ class SoakBench {
                     max / 1048576.0, 100.0 * (max - baseline) / baseline, tolerance * 100,
                     samples.stream().map(s -> String.format("%.1f", s / 1048576.0)).toList());
             System.out.println(summary);
+            System.out.println("SoakBench: classes whose live bytes grew most from minute " + warmup + " to the end:");
+            growth(baselineHistogram, lastHistogram).forEach(System.out::println);
             assertTrue(chats.get() > 0 && received.get() > 0 && histories.get() > 0 && churns.get() > 0
                     && redsynSent.get() > 0 && redsynTaken.get() > 0, "every kind of traffic ran: " + summary);
             assertTrue(max <= baseline * (1 + tolerance) && min >= baseline * (1 - tolerance), summary);
         } finally {
             relay.stop();
         }
+    }
+
+    /** One row of a class histogram: {@code num: instances bytes class}. */
+    private static final Pattern HISTOGRAM_ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)", Pattern.MULTILINE);
+
+    /** The 15 classes whose live bytes grew most between two histograms, as printable lines: what a leak would be. */
+    static List<String> growth(String before, String after) {
+        java.util.Map<String, long[]> rows = new java.util.HashMap<>();
+        for (int side = 0; side < 2; side++) {
+            Matcher m = HISTOGRAM_ROW.matcher(side == 0 ? before : after);
+            while (m.find()) {
+                long[] row = rows.computeIfAbsent(m.group(3), k -> new long[4]);
+                row[side * 2] = Long.parseLong(m.group(1));
+                row[side * 2 + 1] = Long.parseLong(m.group(2));
+            }
+        }
+        return rows.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue()[3] - b.getValue()[1], a.getValue()[3] - a.getValue()[1]))
+                .limit(15)
+                .map(e -> String.format("  %+10d bytes %+8d instances  %s", e.getValue()[3] - e.getValue()[1],
+                        e.getValue()[2] - e.getValue()[0], e.getKey()))
+                .toList();
     }
 
     /**
@@ -166,7 +197,10 @@ class SoakBench {
      * refilled between the two commands).
      */
     static long heapAfterFullGc(long pid) throws Exception {
-        String histogram = jcmd(pid, "GC.class_histogram");
+        return histogramTotal(jcmd(pid, "GC.class_histogram"));
+    }
+
+    private static long histogramTotal(String histogram) {
         Matcher m = HISTOGRAM_TOTAL.matcher(histogram);
         assertTrue(m.find(), "no Total line in the class histogram: "
                 + histogram.substring(Math.max(0, histogram.length() - 500)));
