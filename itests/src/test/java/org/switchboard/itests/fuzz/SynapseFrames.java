@@ -110,7 +110,7 @@ final class SynapseFrames {
             case 1 -> frame.replace("\"timestamp\":", "\"timestamp\":" + value() + ",\"x_ts\":");
             case 2 -> frame.substring(0, random.nextInt(Math.max(1, frame.length()))); // truncated
             case 3 -> frame.replace("\"sender\":\"" + sender + "\"", "\"sender\":" + value());
-            case 4 -> "{" + "\"type\":\"chat\",\"dup\":1,\"dup\":" + value() + "," + frame.substring(1);
+            case 4 -> "{" + "\"type\":\"chat\",\"dup\":1,\"dup\":" + value() + "," + frame.substring(Math.min(1, frame.length())); // an earlier truncation may have left nothing
             case 5 -> {
                 int at = random.nextInt(frame.length() + 1);
                 yield frame.substring(0, at) + (char) random.nextInt(128) + frame.substring(at);
