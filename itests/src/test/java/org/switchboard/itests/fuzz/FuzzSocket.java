@@ -39,7 +39,7 @@ final class FuzzSocket implements AutoCloseable {
                 + "\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-        String head = readHead();
+        String head = org.switchboard.itests.support.RawWebSocket.readHead(in);
         if (!head.startsWith("HTTP/1.1 101")) {
             socket.close();
             throw new IOException("upgrade refused: " + head.lines().findFirst().orElse(""));
@@ -158,20 +158,6 @@ final class FuzzSocket implements AutoCloseable {
             throw new EOFException("connection closed inside a frame header");
         }
         return b;
-    }
-
-    private String readHead() throws IOException {
-        ByteArrayOutputStream head = new ByteArrayOutputStream();
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                break;
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1 : 0;
-        }
-        return head.toString(StandardCharsets.ISO_8859_1);
     }
 
     private void writeFrame(ByteArrayOutputStream frame, int firstByte, byte[] payload, int offset, int length) {

@@ -218,7 +218,8 @@ public final class RawWebSocket implements AutoCloseable {
         socket.close();
     }
 
-    private static String readHead(InputStream in) throws IOException {
+    /** Reads an HTTP response head up to and including its blank line (the handshake answer). */
+    public static String readHead(InputStream in) throws IOException {
         ByteArrayOutputStream head = new ByteArrayOutputStream();
         int matched = 0;
         while (matched < 4) {
