@@ -88,7 +88,7 @@ public final class EnvelopeSignature {
             throw new CryptoFormatException("error must be true or false");
         }
         payload.put("error", error == null ? JsonValue.FALSE : error);
-        return CanonicalJson.canonicalizeTree(payload);
+        return Rfc8785Json.canonicalizeTree(payload);
     }
 
     /**
@@ -244,14 +244,14 @@ public final class EnvelopeSignature {
             if (!NodeKeys.verify(publicKey, payload.getBytes(StandardCharsets.UTF_8), signature)) {
                 return Optional.empty();
             }
-            Object parsed = CanonicalJson.parse(payload);
+            Object parsed = Rfc8785Json.parse(payload);
             if (!(parsed instanceof Map)) {
                 return Optional.empty();
             }
             Map<?, ?> p = (Map<?, ?>) parsed;
             boolean same = text(delivered, "id").equals(p.get("id"))
                     && text(delivered, "kind").equals(p.get("kind"))
-                    && CanonicalJson.canonicalizeTree(p.get("body")).equals(CanonicalJson.canonicalizeTree(
+                    && Rfc8785Json.canonicalizeTree(p.get("body")).equals(Rfc8785Json.canonicalizeTree(
                             present(delivered, "body") == null ? JsonValue.NULL : delivered.get("body")));
             JsonValue files = present(delivered, "files");
             if (same && files != null && files.getValueType() == JsonValue.ValueType.OBJECT

@@ -110,7 +110,7 @@ public final class SealedBox {
         if (replyKey != null) {
             inner.put("reply_key", replyKey);
         }
-        byte[] plaintext = CanonicalJson.canonicalizeTree(inner).getBytes(StandardCharsets.UTF_8);
+        byte[] plaintext = Rfc8785Json.canonicalizeTree(inner).getBytes(StandardCharsets.UTF_8);
         byte[] nonce = randomNonce();
         byte[] ct = gcm(Cipher.ENCRYPT_MODE, key, nonce, bodyAad(id, kind), plaintext);
 

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.switchboard.crypto.NodeKeys;
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
 /**
  * Verifies Ed25519-signed capability cards against an operator card trust bundle
@@ -180,14 +180,14 @@ public final class SignedCardVerifier implements CardVerifier {
     /** {@code card_digest}: SHA-256 over the digest domain, NUL, and CJ-UTF8 of the card without its signature. */
     static String cardDigest(JsonObject card) {
         JsonObject unsigned = PROVIDER.createObjectBuilder(card).remove("signature").build();
-        return HEX.formatHex(sha256(domain(DIGEST_DOMAIN, CanonicalJson.utf8(unsigned))));
+        return HEX.formatHex(sha256(domain(DIGEST_DOMAIN, SynapseCanonicalJson.utf8(unsigned))));
     }
 
     /** The signed bytes: the signature domain, NUL, and CJ-UTF8 of the card whose signature lacks {@code value}. */
     static byte[] signedBytes(JsonObject card, JsonObject signature) {
         JsonObject withoutValue = PROVIDER.createObjectBuilder(signature).remove("value").build();
         JsonObject signedCard = PROVIDER.createObjectBuilder(card).add("signature", withoutValue).build();
-        return domain(SIGNATURE_DOMAIN, CanonicalJson.utf8(signedCard));
+        return domain(SIGNATURE_DOMAIN, SynapseCanonicalJson.utf8(signedCard));
     }
 
     private static boolean signatureVerifies(PublicKey key, JsonObject card, JsonObject signature) {

@@ -278,7 +278,8 @@ public final class ChatService {
 
     private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text, Long seq) {
         Map<Connection, CompletableFuture<Boolean>> writes = new IdentityHashMap<>();
-        if (!ctx.settings().privateDirectedMessages() || Addressing.isBroadcast(out.target())) {
+        // the recipients resolved here are exactly the viewers PrivateDirectedVisibility admits, found by name
+        if (!PrivateDirectedVisibility.restricted(ctx.settings().privateDirectedMessages(), out.target())) {
             for (Connection socket : ctx.registry().boundConnections()) {
                 writes.put(socket, writeLive(socket, text, seq));
             }

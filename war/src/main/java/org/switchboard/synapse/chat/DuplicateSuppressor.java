@@ -9,7 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
 /**
  * {@code client_msg_id} duplicate suppression (§7.7): remembers {@code (sender, client_msg_id)}
@@ -66,7 +66,7 @@ public final class DuplicateSuppressor {
         for (String key : NOT_CONTENT) {
             content.remove(key);
         }
-        return CanonicalJson.sha256Hex(content.build());
+        return SynapseCanonicalJson.sha256Hex(content.build());
     }
 
     /** Looks up a pair; expired entries count as new. */

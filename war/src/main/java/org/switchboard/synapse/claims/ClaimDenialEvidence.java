@@ -1,6 +1,6 @@
 package org.switchboard.synapse.claims;
 
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
 import static org.switchboard.json.Jsons.PROVIDER;
 
@@ -28,14 +28,14 @@ public final class ClaimDenialEvidence {
         boolean truncated = claimant.length() > CLAIMANT_CHARS;
         return PROVIDER.createObjectBuilder()
                 .add("claimant", truncated ? claimant.substring(0, CLAIMANT_CHARS) : claimant)
-                .add("claimant_sha256", CanonicalJson.sha256Hex(claimant))
+                .add("claimant_sha256", SynapseCanonicalJson.sha256Hex(claimant))
                 .add("claimant_truncated", truncated)
                 .add("decision", "deny")
                 .add("durable", true)
                 .add("path_count", normalisedPaths.size())
                 .add("reason_code", reasonCode)
                 .add("scope_sha256", scopeSha256(worktree, normalisedPaths))
-                .add("task_id_sha256", CanonicalJson.sha256Hex(rawTaskId))
+                .add("task_id_sha256", SynapseCanonicalJson.sha256Hex(rawTaskId))
                 .build();
     }
 
@@ -43,7 +43,7 @@ public final class ClaimDenialEvidence {
     public static String scopeSha256(String worktree, List<String> normalisedPaths) {
         JsonArrayBuilder paths = PROVIDER.createArrayBuilder();
         normalisedPaths.forEach(paths::add);
-        return CanonicalJson.sha256Hex(CanonicalJson.utf8(
+        return SynapseCanonicalJson.sha256Hex(SynapseCanonicalJson.utf8(
                 PROVIDER.createObjectBuilder().add("paths", paths).add("worktree", worktree).build()));
     }
 }

@@ -1,6 +1,6 @@
 package org.switchboard.synapse.idempotency;
 
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 import org.switchboard.synapse.wire.NonCanonicalException;
 
 import static org.switchboard.json.Jsons.PROVIDER;
@@ -51,7 +51,7 @@ public final class RequestDigest {
                 b.add(e.getKey(), e.getValue());
             }
         }
-        return CanonicalJson.sha256Hex(CanonicalJson.ascii(b.build()));
+        return SynapseCanonicalJson.sha256Hex(SynapseCanonicalJson.ascii(b.build()));
     }
 
     /** Convenience: {@code of(routed(frame, boundSender, normalisedType))}. */

@@ -18,7 +18,6 @@ import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.VerbHandler;
-import org.switchboard.synapse.addressing.Addressing;
 import org.switchboard.synapse.chat.ChatHistory;
 import org.switchboard.synapse.chat.ChatService;
 import org.switchboard.synapse.chat.DeadLetterLedger;
@@ -30,6 +29,7 @@ import org.switchboard.synapse.ConnectionRegistry;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
 import org.switchboard.synapse.chat.HistoryPages;
+import org.switchboard.synapse.chat.PrivateDirectedVisibility;
 import org.switchboard.synapse.chat.ReplyBudget;
 
 /** The read-only queries of §13: {@code who_request}, {@code history_request}, {@code state_request}, {@code resume_request}. */
@@ -239,18 +239,7 @@ public final class QueryHandler implements VerbHandler {
 
     /** Private-directed mode: only broadcasts plus chats the requester sent or is an inbox recipient of (§7.4); null: all. */
     private static Predicate<JsonObject> visibleTo(InboundFrame in, SynapseContext ctx) {
-        if (!ctx.settings().privateDirectedMessages()) {
-            return null;
-        }
-        String requester = in.sender();
-        String owner = ConnectionRegistry.waiterOwner(requester);
-        List<String> roles = in.connection().roles();
-        return f -> {
-            String target = JsonFields.string(f, "target");
-            String sender = JsonFields.string(f, "sender");
-            return target == null || Addressing.isBroadcast(target) || requester.equals(sender) || owner.equals(sender)
-                    || Addressing.isRecipient(target, requester, roles) || Addressing.isRecipient(target, owner, roles);
-        };
+        return PrivateDirectedVisibility.filterFor(ctx.settings().privateDirectedMessages(), in.sender(), in.connection().roles());
     }
 
     private static String requestId(JsonObject frame) {

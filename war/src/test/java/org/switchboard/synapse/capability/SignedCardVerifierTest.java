@@ -17,7 +17,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
 /** Signed capability cards through the registry, as a client would sign them (synapse-advanced §6.8). */
 class SignedCardVerifierTest {
@@ -58,14 +58,14 @@ class SignedCardVerifierTest {
                 .add("model", "").add("project", agent.substring(0, agent.indexOf('/'))).add("manifest_digest", "m1")
                 .add("contracts", Json.createArrayBuilder()).addNull("meta").build();
         String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(("SYNAPSE-CAPABILITY-CARD-DIGEST-V1\u0000" + CanonicalJson.utf8(stable)).getBytes(StandardCharsets.UTF_8)));
+                .digest(("SYNAPSE-CAPABILITY-CARD-DIGEST-V1\u0000" + SynapseCanonicalJson.utf8(stable)).getBytes(StandardCharsets.UTF_8)));
         JsonObject envelope = Json.createObjectBuilder().add("version", 1).add("key_id", keyId).add("algorithm", "ed25519")
                 .add("signed_at", signedAt).add("expires_at", expiresAt).add("sequence", sequence)
                 .add("card_digest", digest).build();
         JsonObject toSign = Json.createObjectBuilder(stable).add("signature", envelope).build();
         Signature ed = Signature.getInstance("Ed25519");
         ed.initSign(key.getPrivate());
-        ed.update(("SYNAPSE-CAPABILITY-CARD-SIGNATURE-V1\u0000" + CanonicalJson.utf8(toSign)).getBytes(StandardCharsets.UTF_8));
+        ed.update(("SYNAPSE-CAPABILITY-CARD-SIGNATURE-V1\u0000" + SynapseCanonicalJson.utf8(toSign)).getBytes(StandardCharsets.UTF_8));
         String value = Base64.getEncoder().encodeToString(ed.sign());
         JsonObjectBuilder frame = Json.createObjectBuilder().add("agent", agent).add("description", "python refactors")
                 .add("skills", Json.createArrayBuilder(skills)).add("task_classes", Json.createArrayBuilder().add("refactor"))

@@ -66,7 +66,7 @@ class FrameDecoderTest {
         JsonObject frame = (JsonObject) decoder.decode("{\"n\":" + digits + ",\"m\":-" + digits + "}");
         assertEquals(new BigInteger(digits), frame.getJsonNumber("n").bigIntegerValueExact());
         assertEquals(new BigInteger("-" + digits), frame.getJsonNumber("m").bigIntegerValue());
-        assertEquals(digits, CanonicalJson.ascii(frame.get("n")));
+        assertEquals(digits, SynapseCanonicalJson.ascii(frame.get("n")));
         assertDoesNotThrow(() -> decoder.decode("{\"n\":" + "1".repeat(1101) + "}"));
     }
 

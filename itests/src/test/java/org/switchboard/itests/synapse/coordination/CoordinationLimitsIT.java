@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
-import org.switchboard.synapse.wire.CanonicalJson;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
 /**
  * Black-box: the coordination limits are operator configuration (set here from the environment,
@@ -198,14 +198,14 @@ class CoordinationLimitsIT {
                 .add("model", "").add("project", agent.substring(0, agent.indexOf('/'))).add("manifest_digest", "")
                 .add("contracts", Json.createArrayBuilder()).addNull("meta").build();
         String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(("SYNAPSE-CAPABILITY-CARD-DIGEST-V1\u0000" + CanonicalJson.utf8(stable)).getBytes(StandardCharsets.UTF_8)));
+                .digest(("SYNAPSE-CAPABILITY-CARD-DIGEST-V1\u0000" + SynapseCanonicalJson.utf8(stable)).getBytes(StandardCharsets.UTF_8)));
         JsonObject envelope = Json.createObjectBuilder().add("version", 1).add("key_id", "lim:worker")
                 .add("algorithm", "ed25519").add("signed_at", now).add("expires_at", now + 300).add("sequence", sequence)
                 .add("card_digest", digest).build();
         Signature ed = Signature.getInstance("Ed25519");
         ed.initSign(key.getPrivate());
         ed.update(("SYNAPSE-CAPABILITY-CARD-SIGNATURE-V1\u0000"
-                + CanonicalJson.utf8(Json.createObjectBuilder(stable).add("signature", envelope).build())).getBytes(StandardCharsets.UTF_8));
+                + SynapseCanonicalJson.utf8(Json.createObjectBuilder(stable).add("signature", envelope).build())).getBytes(StandardCharsets.UTF_8));
         return f("advertise").add("agent", agent).add("skills", Json.createArrayBuilder(skills))
                 .add("signature", Json.createObjectBuilder(envelope).add("value", Base64.getEncoder().encodeToString(ed.sign())))
                 .build();

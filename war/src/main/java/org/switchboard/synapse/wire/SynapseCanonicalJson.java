@@ -24,11 +24,11 @@ import java.util.List;
  * exponent) stays an integer; every other number is a float rendered the way Python's
  * {@code repr(float)} does. Stateless and thread-safe.
  */
-public final class CanonicalJson {
+public final class SynapseCanonicalJson {
 
     private static final HexFormat HEX = HexFormat.of();
 
-    private CanonicalJson() {
+    private SynapseCanonicalJson() {
     }
 
     /** CJ-ASCII text of {@code value}; throws {@link NonCanonicalException} if not representable. */
@@ -68,7 +68,7 @@ public final class CanonicalJson {
             case OBJECT -> {
                 JsonObject object = (JsonObject) value;
                 List<String> keys = new ArrayList<>(object.keySet());
-                keys.sort(CanonicalJson::compareCodePoints);
+                keys.sort(SynapseCanonicalJson::compareCodePoints);
                 out.append('{');
                 boolean first = true;
                 for (String key : keys) {

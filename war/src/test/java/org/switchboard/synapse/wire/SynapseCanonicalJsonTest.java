@@ -7,10 +7,10 @@ import jakarta.json.Json;
 import java.io.StringReader;
 import org.junit.jupiter.api.Test;
 
-class CanonicalJsonTest {
+class SynapseCanonicalJsonTest {
 
     private static String canonical(String json) {
-        return CanonicalJson.ascii(Json.createReader(new StringReader(json)).readValue());
+        return SynapseCanonicalJson.ascii(Json.createReader(new StringReader(json)).readValue());
     }
 
     @Test
@@ -37,16 +37,16 @@ class CanonicalJsonTest {
         assertEquals("[1,-5,123456789012345678901234567890]", canonical("[1,-5,123456789012345678901234567890]"));
         assertEquals("[1.0,0.1,1e-05,1e+16,123.456,1.5e+300,0.0001,-2.5]",
                 canonical("[1.0,0.1,0.00001,1e16,123.456,1.5e300,0.0001,-2.5]"));
-        assertEquals("1e+100", CanonicalJson.pythonRepr(1e100));
-        assertEquals("1234567890123456.0", CanonicalJson.pythonRepr(1234567890123456.0));
-        assertEquals("1.2345678901234568e+16", CanonicalJson.pythonRepr(12345678901234567.0));
-        assertEquals("0.30000000000000004", CanonicalJson.pythonRepr(0.1 + 0.2));
+        assertEquals("1e+100", SynapseCanonicalJson.pythonRepr(1e100));
+        assertEquals("1234567890123456.0", SynapseCanonicalJson.pythonRepr(1234567890123456.0));
+        assertEquals("1.2345678901234568e+16", SynapseCanonicalJson.pythonRepr(12345678901234567.0));
+        assertEquals("0.30000000000000004", SynapseCanonicalJson.pythonRepr(0.1 + 0.2));
     }
 
     @Test
     void digestIsLowerHexSha256OfTheCanonicalForm() {
-        String digest = CanonicalJson.sha256Hex(Json.createReader(new StringReader("{\"b\":1,\"a\":2}")).readValue());
-        String same = CanonicalJson.sha256Hex(Json.createReader(new StringReader("{\"a\":2,\"b\":1}")).readValue());
+        String digest = SynapseCanonicalJson.sha256Hex(Json.createReader(new StringReader("{\"b\":1,\"a\":2}")).readValue());
+        String same = SynapseCanonicalJson.sha256Hex(Json.createReader(new StringReader("{\"a\":2,\"b\":1}")).readValue());
         assertEquals(digest, same);
         assertTrue(digest.matches("[0-9a-f]{64}"));
         // Python: hashlib.sha256(json.dumps({"b":1,"a":2}, sort_keys=True, separators=(",",":")).encode())

@@ -21,9 +21,9 @@ import org.switchboard.crypto.CryptoFormatException;
  * {@link Map}, {@link Collection}, {@link String}, {@link Number}, {@link Boolean}, {@code null} and
  * {@link JsonValue}. Needs no JSON-P provider.
  */
-public final class CanonicalJson {
+public final class Rfc8785Json {
 
-    private CanonicalJson() {
+    private Rfc8785Json() {
     }
 
     /** The canonical text of a jakarta.json value. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.switchboard.crypto.CryptoFormatException;
 
 /** RFC 8785 vectors and the strictness rules of the canonicaliser. */
-class CanonicalJsonTest {
+class Rfc8785JsonTest {
 
     /** RFC 8785 section 3.2.2: the sample input and its canonical output. */
     @Test
@@ -33,9 +33,9 @@ class CanonicalJsonTest {
         String expected = "{\"literals\":[null,true,false],"
                 + "\"numbers\":[333333333.3333333,1e+30,4.5,0.002,1e-27],"
                 + "\"string\":\"\u20ac$\\u000f\\nA'B\\\"\\\\\\\\\\\"/\"}";
-        assertEquals(expected, CanonicalJson.canonicalize(input));
+        assertEquals(expected, Rfc8785Json.canonicalize(input));
         // The same document read by a JSON-P provider canonicalises to the same text.
-        assertEquals(expected, CanonicalJson.canonicalize(read(input)));
+        assertEquals(expected, Rfc8785Json.canonicalize(read(input)));
     }
 
     /** RFC 8785 section 3.2.3: members sorted by UTF-16 code units (the emoji's surrogates sort before U+FB33). */
@@ -50,7 +50,7 @@ class CanonicalJsonTest {
                 + "  \"\\u0080\": \"Control\",\n"
                 + "  \"\\u00f6\": \"Latin Small Letter O With Diaeresis\"\n"
                 + "}";
-        String canonical = CanonicalJson.canonicalize(input);
+        String canonical = Rfc8785Json.canonicalize(input);
         List<String> valuesInOrder = Arrays.asList("Carriage Return", "One", "Control",
                 "Latin Small Letter O With Diaeresis", "Euro Sign", "Emoji: Grinning Face",
                 "Hebrew Letter Dalet With Dagesh");
@@ -61,7 +61,7 @@ class CanonicalJsonTest {
             last = at;
         }
         assertTrue(canonical.startsWith("{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\""), canonical);
-        assertEquals(canonical, CanonicalJson.canonicalize(read(input)));
+        assertEquals(canonical, Rfc8785Json.canonicalize(read(input)));
     }
 
     /** RFC 8785 Appendix B: IEEE 754 bit patterns and the JSON text each must produce. */
@@ -94,10 +94,10 @@ class CanonicalJsonTest {
     })
     void appendixBNumbers(String bits, String expected) {
         double d = Double.longBitsToDouble(Long.parseUnsignedLong(bits, 16));
-        assertEquals(expected, CanonicalJson.formatNumber(d));
+        assertEquals(expected, Rfc8785Json.formatNumber(d));
         assertEquals(expected, EcmaNumber.format(d, false));
         // Reading the expected text back through the parser must give the same text again.
-        assertEquals(expected, CanonicalJson.canonicalize(expected));
+        assertEquals(expected, Rfc8785Json.canonicalize(expected));
     }
 
     @ParameterizedTest
@@ -120,20 +120,20 @@ class CanonicalJsonTest {
         "-12.5e300, -1.25e+301",
     })
     void numberTextIsReformatted(String input, String expected) {
-        assertEquals(expected, CanonicalJson.canonicalize(input));
-        assertEquals(expected, CanonicalJson.canonicalize(read(input)));
+        assertEquals(expected, Rfc8785Json.canonicalize(input));
+        assertEquals(expected, Rfc8785Json.canonicalize(read(input)));
     }
 
     @Test
     void nanAndInfinityAreRefused() {
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.formatNumber(Double.NaN));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.formatNumber(Double.longBitsToDouble(0x7fffffffffffffffL)));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.formatNumber(Double.POSITIVE_INFINITY));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.formatNumber(Double.NEGATIVE_INFINITY));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize("[1e400]"));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize(read("[1e400]")));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize("[NaN]"));
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize("[Infinity]"));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.formatNumber(Double.NaN));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.formatNumber(Double.longBitsToDouble(0x7fffffffffffffffL)));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.formatNumber(Double.POSITIVE_INFINITY));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.formatNumber(Double.NEGATIVE_INFINITY));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize("[1e400]"));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize(read("[1e400]")));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize("[NaN]"));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize("[Infinity]"));
     }
 
     /** Every double prints as a string that reads back as that same double, never longer than 17 digits. */
@@ -147,7 +147,7 @@ class CanonicalJsonTest {
             if (Double.isNaN(d) || Double.isInfinite(d)) {
                 continue;
             }
-            String s = CanonicalJson.formatNumber(d);
+            String s = Rfc8785Json.formatNumber(d);
             assertEquals(d == 0 ? 0.0 : d, Double.parseDouble(s), s);
             assertEquals(EcmaNumber.format(d, false), s, "fast path and exhaustive search disagree");
             String mantissa = s.replaceFirst("e.*", "").replace("-", "").replace(".", "").replaceFirst("^0+", "");
@@ -160,25 +160,25 @@ class CanonicalJsonTest {
     @CsvSource({"0.1, 0.1", "123.456, 123.456", "2e-3, 0.002", "1e23, 1e+23", "5e-324, 5e-324",
         "0.3, 0.3", "100, 100", "1234567.125, 1234567.125", "4.35, 4.35", "2.2250738585072014e-308, 2.2250738585072014e-308"})
     void shortDecimalsKeepTheirDigits(String input, String expected) {
-        assertEquals(expected, CanonicalJson.formatNumber(Double.parseDouble(input)));
+        assertEquals(expected, Rfc8785Json.formatNumber(Double.parseDouble(input)));
         assertEquals(expected, EcmaNumber.format(Double.parseDouble(input), false));
     }
 
     @Test
     void stringEscapes() {
         assertEquals("\"\\b\\f\\n\\r\\t\\u0000\\u001f\\\"\\\\/\u007f\u2028\u00e9\ud83d\ude00\"",
-                CanonicalJson.canonicalize("\"\\b\\f\\n\\r\\t\\u0000\\u001F\\\"\\\\\\/\\u007f\\u2028\u00e9\\uD83D\\uDE00\""));
+                Rfc8785Json.canonicalize("\"\\b\\f\\n\\r\\t\\u0000\\u001F\\\"\\\\\\/\\u007f\\u2028\u00e9\\uD83D\\uDE00\""));
     }
 
     @Test
     void whitespaceAndNestingAreNormalised() {
         String input = " { \"b\" : [ 1 , { \"z\" : true , \"a\" : null } ] , \"a\" : { } , \"c\" : [ ] } ";
-        assertEquals("{\"a\":{},\"b\":[1,{\"a\":null,\"z\":true}],\"c\":[]}", CanonicalJson.canonicalize(input));
+        assertEquals("{\"a\":{},\"b\":[1,{\"a\":null,\"z\":true}],\"c\":[]}", Rfc8785Json.canonicalize(input));
     }
 
     @Test
     void outputIsUtf8OfTheCanonicalText() {
-        byte[] bytes = CanonicalJson.canonicalBytes(read("{\"k\":\"\u20ac\"}"));
+        byte[] bytes = Rfc8785Json.canonicalBytes(read("{\"k\":\"\u20ac\"}"));
         assertTrue(Arrays.equals("{\"k\":\"\u20ac\"}".getBytes(StandardCharsets.UTF_8), bytes));
         assertEquals(11, bytes.length); // the euro sign takes three bytes
     }
@@ -203,13 +203,13 @@ class CanonicalJsonTest {
         "{'a':1}",
     })
     void invalidJsonIsRefused(String input) {
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize(input));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize(input));
     }
 
     @Test
     void loneSurrogateInJsonValueIsRefused() {
         JsonValue value = Json.createValue("x\ud800");
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize(value));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize(value));
     }
 
     @Test
@@ -218,15 +218,15 @@ class CanonicalJsonTest {
         tree.put("z", List.of(1, 2.5, "x"));
         tree.put("a", null);
         tree.put("m", Json.createObjectBuilder().add("y", 1).add("b", false).build());
-        assertEquals("{\"a\":null,\"m\":{\"b\":false,\"y\":1},\"z\":[1,2.5,\"x\"]}", CanonicalJson.canonicalizeTree(tree));
-        assertEquals(CanonicalJson.canonicalizeTree(tree), CanonicalJson.canonicalizeTree(CanonicalJson.parse(
-                CanonicalJson.canonicalizeTree(tree))));
+        assertEquals("{\"a\":null,\"m\":{\"b\":false,\"y\":1},\"z\":[1,2.5,\"x\"]}", Rfc8785Json.canonicalizeTree(tree));
+        assertEquals(Rfc8785Json.canonicalizeTree(tree), Rfc8785Json.canonicalizeTree(Rfc8785Json.parse(
+                Rfc8785Json.canonicalizeTree(tree))));
     }
 
     @Test
     void deepNestingIsRefusedNotOverflowed() {
         String deep = "[".repeat(10_000) + "]".repeat(10_000);
-        assertThrows(CryptoFormatException.class, () -> CanonicalJson.canonicalize(deep));
+        assertThrows(CryptoFormatException.class, () -> Rfc8785Json.canonicalize(deep));
     }
 
     private static JsonValue read(String text) {
