@@ -1,10 +1,9 @@
 package org.switchboard.synapse;
 
 import java.util.Set;
-import org.switchboard.synapse.hub.SynapseConfig;
 
 /**
- * Immutable SYNAPSE settings as the plain-Java rules see them; built from {@link SynapseConfig}
+ * Immutable SYNAPSE settings as the plain-Java rules see them; built from {@link org.switchboard.synapse.hub.SynapseConfig}
  * in the container and from {@link #builder()} defaults in unit tests.
  */
 public record SynapseSettings(
@@ -73,7 +72,7 @@ public record SynapseSettings(
         return builder().build();
     }
 
-    /** Mutable builder used by {@link SynapseConfig} and tests. */
+    /** Mutable builder used by {@link org.switchboard.synapse.hub.SynapseConfig} and tests. */
     public static final class Builder {
         private String configuredHubId = "";
         private String token = "";

@@ -1,12 +1,11 @@
 package org.switchboard.synapse;
 
 import java.util.Set;
-import org.switchboard.synapse.hub.SynapseRuntime;
 
 /**
  * The handler of one verb family, found by the dispatcher through its {@code type} table. Other
  * features (claims, board, capabilities, resources) plug in by exposing a CDI bean of this type;
- * {@link SynapseRuntime} adds every such bean to the table at start-up.
+ * {@link org.switchboard.synapse.hub.SynapseRuntime} adds every such bean to the table at start-up.
  */
 public interface VerbHandler {
 
