@@ -1,8 +1,6 @@
 package org.switchboard.ops.jmx;
 
 import jakarta.annotation.PreDestroy;
-import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ContextService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -16,13 +14,11 @@ import java.util.logging.Logger;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.switchboard.ops.operator.OperatorOperations;
-import org.switchboard.ops.operator.OperatorService;
 
 /**
  * Registers the operator MXBeans in the platform MBean server when the application starts and
- * unregisters them at undeploy. JMX calls arrive on the connector's threads, outside any
- * application context, so the beans call the operator services through a container context proxy
- * captured here (naming, class loader and transactions then work as on a request thread).
+ * unregisters them at undeploy. The beans call the operator services through {@link JmxOperations},
+ * an EJB, so each JMX call (on a connector thread) runs inside a container invocation.
  */
 @ApplicationScoped
 public class JmxRegistration {
@@ -30,15 +26,12 @@ public class JmxRegistration {
     private static final Logger LOG = Logger.getLogger(JmxRegistration.class.getName());
 
     @Inject
-    OperatorService operator;
-
-    @Resource(lookup = "java:comp/DefaultContextService")
-    ContextService contexts;
+    OperatorOperations operator;
 
     private final List<ObjectName> registered = new ArrayList<>();
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        OperatorOperations ops = contexts.createContextualProxy(operator, OperatorOperations.class);
+        OperatorOperations ops = operator;
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         for (Map.Entry<String, Object> bean : OperatorMXBeans.all(ops).entrySet()) {
             try {

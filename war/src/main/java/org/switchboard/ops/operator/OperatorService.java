@@ -2,6 +2,7 @@ package org.switchboard.ops.operator;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ import org.switchboard.synapse.hub.SynapseRuntime;
  * inbox, webhook retry queue and plan usage through their services. Mutations are journalled.
  */
 @ApplicationScoped
+@Typed(OperatorService.class) // the JMX side injects OperatorOperations, which is the EJB wrapping this bean
 public class OperatorService implements OperatorOperations {
 
     private static final Logger LOG = Logger.getLogger(OperatorService.class.getName());
