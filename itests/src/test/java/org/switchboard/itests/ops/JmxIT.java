@@ -190,7 +190,7 @@ class JmxIT {
     @Test
     @Order(0)
     void theConsoleIsNotFoundWithoutAnOperatorToken() throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1).build();
         for (String path : List.of("/console/", "/console", "/console/console.js", "/console/api/session", "/console/api/claims")) {
             var response = http.send(java.net.http.HttpRequest.newBuilder(hub.http(path)).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
