@@ -67,6 +67,23 @@ public class InboxService {
     /** Whether the give-back statement has been parsed yet (see {@link #take}). */
     private volatile boolean giveBackParsed;
 
+    /**
+     * Waiting messages per agent address (operator view): {@code [queued, taken]}, sorted by address;
+     * agents with nothing waiting are left out.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public java.util.SortedMap<String, long[]> waitingByAgent() {
+        java.util.SortedMap<String, long[]> out = new java.util.TreeMap<>();
+        for (Object row : em.createQuery("SELECT a.address, m.state, COUNT(m) FROM MessageEntity m, AgentEntity a "
+                + "WHERE m.toAgentId = a.id AND m.state <= :lastWaiting GROUP BY a.address, m.state")
+                .setParameter("lastWaiting", LAST_WAITING).getResultList()) {
+            Object[] r = (Object[]) row;
+            long[] counts = out.computeIfAbsent((String) r[0], a -> new long[2]);
+            counts[((Number) r[1]).intValue() == DeliveryState.QUEUED ? 0 : 1] += ((Number) r[2]).longValue();
+        }
+        return out;
+    }
+
     /** Leases what is waiting (in order per session), up to the configured number of items. */
     public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
         if (!giveBackParsed) {

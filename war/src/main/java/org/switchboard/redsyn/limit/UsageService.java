@@ -35,6 +35,10 @@ public class UsageService {
     /** Usage and limits, for members of the organisation. */
     public JsonObject usage(Caller caller, String org) {
         directory.requireMember(caller, org);
+        return usage(org);
+    }
+
+    private JsonObject usage(String org) {
         Plan plan = directory.planOf(org);
         Number files = (Number) em.createNamedQuery("File.pendingBytes").setParameter("org", org).getSingleResult();
         long agents = em.createNamedQuery("Agent.countByOrg", Long.class).setParameter("org", org).getSingleResult();
@@ -60,6 +64,16 @@ public class UsageService {
                 .add("limits", limits)
                 .add("unlimited", -1)
                 .build();
+    }
+
+    /** Usage and limits of any organisation, without a membership check (operator view). */
+    public JsonObject usageOf(String org) {
+        return usage(org);
+    }
+
+    /** Every organisation handle, sorted (operator view). */
+    public java.util.List<String> orgHandles() {
+        return em.createQuery("SELECT o.handle FROM OrgEntity o ORDER BY o.handle", String.class).getResultList();
     }
 
     /** Refuses with 429 {@code quota: true} when {@code org} has sent its plan's messages today. */

@@ -159,6 +159,42 @@ public class DeliveryStore {
         }
     }
 
+    /** Open deliveries (the retry queue), next due first, at most {@code limit} (operator view). */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public List<WebhookDeliveryEntity> pending(int limit) {
+        return em.createQuery("SELECT d FROM WebhookDeliveryEntity d ORDER BY d.dueAt, d.messageSeq", WebhookDeliveryEntity.class)
+                .setMaxResults(limit).getResultList();
+    }
+
+    /**
+     * Makes the next attempt of a delivery due now (operator "retry now"); returns the work item to queue,
+     * or null when there is no such delivery or an attempt is in flight. Wake-ups already queued for the
+     * same attempt become stale once it is made.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public WorkItem retryNow(long seq, long now) {
+        WebhookDeliveryEntity d = em.find(WebhookDeliveryEntity.class, seq);
+        if (d == null || d.getClaimedUntil() > now) {
+            return null;
+        }
+        d.dueNow(now);
+        return WorkItem.deliver(seq, d.getAttemptsFailed() + 1);
+    }
+
+    /**
+     * Drops a delivery on the operator's order: the message is abandoned and its sender gets the usual
+     * not-delivered reply. False when there is no such delivery or an attempt is in flight.
+     */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean drop(long seq, long now) {
+        WebhookDeliveryEntity d = em.find(WebhookDeliveryEntity.class, seq);
+        if (d == null || d.getClaimedUntil() > now) {
+            return false;
+        }
+        giveUp(new DeliveryAttempt(seq, d.getAttemptsFailed(), d.getMessageId(), d.getAgentId(), "", "", "", ""), now);
+        return true;
+    }
+
     /** The error reply's text when the webhook never took the message. */
     static String notDelivered(String agent, int attempts) {
         return "not delivered: the webhook of " + agent + " did not accept it in " + attempts + " attempts";

@@ -63,6 +63,11 @@ public class WebhookDeliveryEntity {
         this.claimedUntil = 0;
     }
 
+    /** The next attempt is due at {@code now} (operator "retry now"). */
+    public void dueNow(long now) {
+        this.dueAt = now;
+    }
+
     public long getMessageSeq() {
         return messageSeq;
     }

@@ -313,6 +313,35 @@ public final class ClaimBook {
         }
     }
 
+    /**
+     * Releases a live lease on the hub operator's order, whoever holds it: journals {@code release}
+     * (so replay frees it too) followed by {@code audit} in one batch, then frees the task and
+     * broadcasts {@code release_granted} with {@code released_by_operator}. Returns the released claim,
+     * or null (nothing journalled) when the task has no live lease.
+     */
+    public TaskClaim operatorRelease(String taskId, JournalEvent.Draft audit, double now, MutationCommit commit) {
+        lock.writeLock().lock();
+        try {
+            expireLocked(now);
+            TaskClaim claim = taskId == null ? null : claims.get(taskId);
+            if (claim == null || !claim.liveAt(now)) {
+                return null;
+            }
+            String sentence = "Task '" + taskId + "' released by the hub operator (was owned by " + claim.owner() + ").";
+            JsonObject fields = PROVIDER.createObjectBuilder().add("task_id", taskId).add("owner", claim.owner())
+                    .add("epoch", claim.epoch()).add("released_by_operator", true).build();
+            Mutation mutation = new Mutation(List.of(new JournalEvent.Draft("release",
+                    PROVIDER.createObjectBuilder().add("task_id", taskId).build()), audit),
+                    List.of(HubReply.toAll("release_granted", sentence, fields)));
+            commitOrThrow(commit, mutation);
+            removeClaim(taskId);
+            retainedCheckpoints.remove(taskId);
+            return claim;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     private static void keyedFields(ReleaseRequest request, JsonObjectBuilder f) {
         if (request.keyed()) {
             f.add("release_operation_id", request.idemKey()).add("request_digest", request.requestDigest());

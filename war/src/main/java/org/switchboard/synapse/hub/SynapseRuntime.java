@@ -58,6 +58,7 @@ public class SynapseRuntime implements SynapseContextSource {
     private ExecutorService blocking;
     private volatile IdleTimerBypass sessionTimers;
     private volatile Boolean postureRefuses;
+    private volatile long replayMillis = -1;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         hub();
@@ -137,10 +138,16 @@ public class SynapseRuntime implements SynapseContextSource {
         }
         long started = System.nanoTime();
         built.replayJournal();
-        LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + (System.nanoTime() - started) / 1_000_000
+        replayMillis = (System.nanoTime() - started) / 1_000_000;
+        LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, corrupt rows " + built.corruptRows() + ")");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         return built;
+    }
+
+    /** How long the start-up journal replay took, in milliseconds (-1 before the hub is built). */
+    public long replayMillis() {
+        return replayMillis;
     }
 
     /** The plain timer that replaces each WebSocket session's container-managed idle timer. */
