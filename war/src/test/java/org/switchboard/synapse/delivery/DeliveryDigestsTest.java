@@ -49,6 +49,15 @@ class DeliveryDigestsTest {
     }
 
     @Test
+    void anIntegralDeadlineStillRendersAsAFloat() {
+        // same fields, "deadline":1790000601.0 (a double whose shortest decimal form has no fraction)
+        DeliveryIntent intent = new DeliveryIntent("ACME/planner", "rq-7781", "ik-7781", "ACME/builder", INCARNATION,
+                "steer", List.of("follow_up"), "T-42", "Rebase on main before continuing.", 1790000601.0);
+        assertEquals("3ac81fa6bde8b9e879dfc203f6058447a86cd8abca498a00504cf17e7dcfde81",
+                DeliveryDigests.requestDigest(intent, "hub-a"));
+    }
+
+    @Test
     void requestDigestEscapesBodyAndKeepsAnEmptyFallbackArray() {
         // body "Z\u00fcrich \"quoted\"\n", deadline 1790000600.25, allowed_fallbacks []
         DeliveryIntent intent = new DeliveryIntent("ACME/planner", "rq-7781", "ik-7781", "ACME/builder", INCARNATION,

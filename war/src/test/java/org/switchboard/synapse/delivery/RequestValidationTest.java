@@ -52,7 +52,8 @@ class RequestValidationTest {
         String[] repairOrder = {"colour", "protocol_version", "request_id", "idempotency_key", "target",
                 "target_incarnation", "mode", "allowed_fallbacks", "task_id", "body", "deadline"};
         for (String field : repairOrder) {
-            seen.add(refusal(broken).reasonCode());
+            Refusal r = refusal(broken);
+            seen.add(r.reasonCode() + " " + r.explanation().split(" ")[0]);
             JsonObjectBuilder repaired = Json.createObjectBuilder(broken);
             if (field.equals("colour")) {
                 repaired.remove("colour");
@@ -62,8 +63,10 @@ class RequestValidationTest {
             broken = repaired.build();
         }
         assertNull(refusal(broken));
-        assertEquals(List.of("invalid_shape", "unsupported_protocol", "invalid_shape", "invalid_shape", "invalid_shape",
-                "invalid_shape", "unsupported_mode", "invalid_shape", "invalid_shape", "invalid_shape", "deadline_expired"), seen);
+        assertEquals(List.of("invalid_shape unknown", "unsupported_protocol delivery", "invalid_shape request_id",
+                "invalid_shape idempotency_key", "invalid_shape target", "invalid_shape target_incarnation",
+                "unsupported_mode mode", "invalid_shape allowed_fallbacks", "invalid_shape task_id", "invalid_shape body",
+                "deadline_expired deadline"), seen);
     }
 
     @Test
