@@ -67,9 +67,26 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", featureCounter(hub, "synapse_atomic_operations_replayed_total"));
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
+        delivery(out, hub.delivery());
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.getOutputStream().write(out.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Session-bound delivery: open requests by stage, offers pending, sweeps, refusals by reason code. */
+    private static void delivery(StringBuilder out, org.switchboard.synapse.delivery.DeliveryService delivery) {
+        out.append("# HELP synapse_delivery_open Open delivery requests by stage.\n# TYPE synapse_delivery_open gauge\n");
+        delivery.openByStage().forEach((stage, n) ->
+                out.append("synapse_delivery_open{stage=\"").append(stage.wire()).append("\"} ").append(n).append('\n'));
+        gauge(out, "synapse_delivery_offers_pending", "Delivery requests still queued (offer not yet taken up).", delivery.offersPending());
+        counter(out, "synapse_delivery_sweeps_total", "Delivery expiry sweeps run.", delivery.sweeps());
+        out.append("# HELP synapse_delivery_refused_total Delivery refusals by reason_code.\n# TYPE synapse_delivery_refused_total counter\n");
+        java.util.Map<String, Long> refused = delivery.refusals();
+        for (String code : org.switchboard.synapse.delivery.ReasonCodes.ALL) {
+            out.append("synapse_delivery_refused_total{reason_code=\"").append(code).append("\"} ")
+                    .append(refused.getOrDefault(code, 0L)).append('\n');
+        }
+        gauge(out, "synapse_delivery_quarantined_rows", "Delivery journal rows that could not be decoded at start-up.", delivery.quarantined());
     }
 
     private static long featureCounter(SynapseHub hub, String metric) {

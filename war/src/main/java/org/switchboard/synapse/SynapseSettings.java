@@ -37,7 +37,7 @@ public record SynapseSettings(
         long outboundMaxBytes) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
-    public static final int PROTOCOL_VERSION = 2;
+    public static final int PROTOCOL_VERSION = 3;
     /** Default {@code hub.history-max-bytes}: 64 MiB of retained chat text. */
     public static final long DEFAULT_HISTORY_MAX_BYTES = 64L * 1024 * 1024;
     /** Default {@code hub.max-reply-bytes}: 4 MiB per query reply frame. */

@@ -154,7 +154,7 @@ public final class HubServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitReady(Duration.ofSeconds(360)); // generous: Payara alone took 150+ s to boot on a 2-core machine at load 25
+        awaitReady(Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360))); // generous: Payara alone took 150+ s to boot on a 2-core machine at load 25
     }
 
     private void awaitReady(Duration timeout) {

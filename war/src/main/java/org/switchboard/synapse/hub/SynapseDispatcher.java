@@ -18,6 +18,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.synapse.ratelimit.FrameRateLimits;
 import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.delivery.SessionRegistration;
 import org.switchboard.synapse.session.RegistrationService;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.FrameDecoder;
@@ -139,6 +140,12 @@ public final class SynapseDispatcher {
             type = "chat";
         }
         type = ALIASES.getOrDefault(type, type);
+        JsonObject deliveryFrame = null;
+        if (SessionRegistration.present(frame)) {
+            // the session token reaches nothing but the delivery binding (synapse-advanced §2.2 step 1)
+            deliveryFrame = frame;
+            frame = SessionRegistration.strip(frame);
+        }
         boolean firstBind = false;
         if (!connection.isBound()) {
             if (connection.firstFrameHandled() || !registration.bindFirstFrame(connection, sender, frame)) {
@@ -154,6 +161,9 @@ public final class SynapseDispatcher {
         }
         String name = connection.name();
         registration.touch(connection, "heartbeat".equals(type), firstBind);
+        if ((firstBind || deliveryFrame != null) && !registration.bindDelivery(connection, type, firstBind, deliveryFrame)) {
+            return;
+        }
         if (!rateLimits.admitSender(connection, name, type)) {
             return;
         }

@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.chat.ChannelService;
+import org.switchboard.synapse.delivery.DeliveryHandler;
+import org.switchboard.synapse.delivery.DeliveryService;
 import org.switchboard.synapse.chat.ChatHandler;
 import org.switchboard.synapse.chat.ChatService;
 import org.switchboard.synapse.receipts.ReceiptService;
@@ -41,6 +43,7 @@ public final class SynapseHub implements RegistrationHooks {
     private final MailboxService mailbox;
     private final ChatService chat;
     private final SynapseDispatcher dispatcher;
+    private final DeliveryService delivery;
     private final Supplier<List<StateSnapshotContributor>> contributors;
     private final double startedAt;
     private volatile int corruptRows;
@@ -60,12 +63,14 @@ public final class SynapseHub implements RegistrationHooks {
         this.mailbox = new MailboxService(ctx, receipts);
         ChannelService channels = new ChannelService(ctx);
         this.chat = new ChatService(ctx, receipts, mailbox, channels);
+        this.delivery = new DeliveryService(ctx);
         this.registration = new RegistrationService(ctx, this);
         this.dispatcher = new SynapseDispatcher(ctx, registration, () -> corruptRows);
         dispatcher.register(new HeartbeatHandler(registration));
         dispatcher.register(new ChatHandler(chat));
         dispatcher.register(new AckHandler(mailbox));
-        dispatcher.register(new QueryHandler(chat, mailbox, contributors));
+        dispatcher.register(new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot));
+        dispatcher.register(new DeliveryHandler(delivery));
         dispatcher.register(channels);
     }
 
@@ -95,6 +100,7 @@ public final class SynapseHub implements RegistrationHooks {
         chat.replay(event);
         mailbox.replay(event);
         receipts.replay(event);
+        delivery.replay(event);
     }
 
     // ---- transport entry points ----
@@ -107,6 +113,7 @@ public final class SynapseHub implements RegistrationHooks {
     /** A socket closed (any reason). */
     public void closed(Connection connection) {
         registration.disconnected(connection);
+        delivery.closed(connection);
         mailbox.closed(connection);
         if (connection.name() != null && ctx.registry().socketOf(connection.name()) == null) {
             dispatcher.senderGone(connection.name());
@@ -127,6 +134,11 @@ public final class SynapseHub implements RegistrationHooks {
 
     public ChatService chat() {
         return chat;
+    }
+
+    /** Session-bound delivery (synapse-advanced §2). */
+    public DeliveryService delivery() {
+        return delivery;
     }
 
     public MailboxService mailbox() {
@@ -164,6 +176,11 @@ public final class SynapseHub implements RegistrationHooks {
     @Override
     public void beforeBind(Connection connection, JsonObject registration) {
         mailbox.expectReplay(connection, registration);
+    }
+
+    @Override
+    public boolean bindDelivery(Connection connection, String type, boolean firstFrame, JsonObject deliveryFrame) {
+        return delivery.register(connection, type, firstFrame, deliveryFrame);
     }
 
     @Override

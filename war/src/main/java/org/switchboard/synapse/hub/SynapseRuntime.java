@@ -142,6 +142,7 @@ public class SynapseRuntime implements SynapseContextSource {
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, corrupt rows " + built.corruptRows() + ")");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
+        timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
         return built;
     }
 
@@ -169,6 +170,15 @@ public class SynapseRuntime implements SynapseContextSource {
         SynapseHub current = hub();
         timers.schedule(() -> current.registration().registrationDeadline(connection),
                 current.context().settings().authTimeoutSeconds(), TimeUnit.SECONDS);
+    }
+
+    /** The delivery expiry sweep every 5 s (synapse-advanced §2.15). */
+    private void sweepDeliveries(SynapseHub current) {
+        try {
+            current.delivery().sweep();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "delivery expiry sweep failed", e);
+        }
     }
 
     private void tick(SynapseHub current) {

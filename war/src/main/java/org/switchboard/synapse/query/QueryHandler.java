@@ -41,12 +41,20 @@ public final class QueryHandler implements VerbHandler {
     private final ChatService chat;
     private final MailboxService mailbox;
     private final Supplier<List<StateSnapshotContributor>> contributors;
+    private final Supplier<JsonObject> deliverySessions;
 
     /** Queries over chat history, mailbox and the state contributors (claims etc.). */
     public QueryHandler(ChatService chat, MailboxService mailbox, Supplier<List<StateSnapshotContributor>> contributors) {
+        this(chat, mailbox, contributors, null);
+    }
+
+    /** As above, with the live delivery sessions that v3+ requesters see in {@code who_snapshot} (synapse-advanced §2.4). */
+    public QueryHandler(ChatService chat, MailboxService mailbox, Supplier<List<StateSnapshotContributor>> contributors,
+                        Supplier<JsonObject> deliverySessions) {
         this.chat = chat;
         this.mailbox = mailbox;
         this.contributors = contributors;
+        this.deliverySessions = deliverySessions;
     }
 
     @Override
@@ -57,13 +65,22 @@ public final class QueryHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         switch (in.type()) {
-            case "who_request" -> in.connection().send(SnapshotTrim.fit(who(in.sender(), ctx), ctx.settings().replyBudget()).toString());
+            case "who_request" -> in.connection().send(SnapshotTrim.fit(withDeliverySessions(who(in.sender(), ctx),
+                    in.connection().protocolVersion()), ctx.settings().replyBudget()).toString());
             case "history_request" -> history(in, ctx);
             case "state_request" -> in.connection().send(state(in, ctx).toString());
             case "resume_request" -> in.connection().send(resume(in, ctx));
             default -> {
             }
         }
+    }
+
+    /** Adds {@code delivery_sessions} for a requester at v3 or above; older requesters never see the key. */
+    private JsonObject withDeliverySessions(JsonObject who, int requesterVersion) {
+        if (deliverySessions == null || requesterVersion < 3) {
+            return who;
+        }
+        return Jsons.PROVIDER.createObjectBuilder(who).add("delivery_sessions", deliverySessions.get()).build();
     }
 
     JsonObject who(String requester, SynapseContext ctx) {

@@ -18,6 +18,15 @@ public interface RegistrationHooks {
     default void beforeBind(Connection connection, JsonObject registration) {
     }
 
+    /**
+     * Delivery-session binding (synapse-advanced §2.2) for the socket's first frame or any frame that
+     * carried the delivery fields ({@code deliveryFrame}: the frame as sent, else null). False when
+     * the connection was refused and is closing.
+     */
+    default boolean bindDelivery(Connection connection, String type, boolean firstFrame, JsonObject deliveryFrame) {
+        return true;
+    }
+
     /** Mailbox replay requested by the registration frame: called once the name is bound, the step runs after presence. */
     Supplier<CompletableFuture<Void>> replayMailbox(Connection connection, JsonObject registration);
 

@@ -170,6 +170,11 @@ public final class RegistrationService {
         }
     }
 
+    /** Delivery-session binding after the name bound or on a frame carrying the delivery fields (§2.2). */
+    public boolean bindDelivery(Connection connection, String type, boolean firstFrame, JsonObject deliveryFrame) {
+        return hooks.bindDelivery(connection, type, firstFrame, deliveryFrame);
+    }
+
     /** Refuses a bound socket that switched sender names (§4.4 step 4). */
     public void refuseNameSwitch(Connection connection, String newName) {
         refuse(connection, "name_conflict", connection.name(), HubStrings.nameSwitch(connection.name(), newName),

@@ -1,0 +1,337 @@
+package org.switchboard.itests.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.MessageDigest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.RawWebSocket;
+
+/**
+ * Load generator for session-bound delivery (wire v3) with the journal on. Not part of the default
+ * run (the name does not end in IT); see src/site/markdown/benchmarks.md.
+ *
+ * <p>Phase 1, admissions: {@code bench.pairs} (16) sender/recipient pairs, each recipient with its own
+ * session; every sender keeps 16 requests open (the §2.8 per-sender cap) and each recipient answers
+ * every offer with {@code delivery_outcome rejected}, which frees the slot. An admission counts when
+ * its sender has the {@code queued} status and its offer reached the recipient. Reports admissions
+ * per second over {@code bench.requests} (60000) after {@code bench.warmup} (30000).
+ *
+ * <p>Phase 2, cycle latency: requests offered evenly paced at {@code bench.rate} per second in total
+ * (0 = half the measured admission rate), each taken through boundary → ack → outcome completed by its
+ * recipient; latency counts from the request's scheduled send time to the sender's
+ * {@code completed} notification. {@code bench.cycles} (20000) measured. Both result lines carry
+ * the hub's CPU time per operation and the load average, because the machine is shared.
+ */
+class DeliveryBench {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final int WINDOW = 16;
+
+    @Test
+    void admissionsPerSecondAndCycleLatency() throws Exception {
+        int pairs = Integer.getInteger("bench.pairs", 16);
+        int requests = Integer.getInteger("bench.requests", 60_000);
+        int warmup = Integer.getInteger("bench.warmup", 30_000);
+        int cycles = Integer.getInteger("bench.cycles", 20_000);
+        double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
+        try (HubServer hub = HubServer.start()) {
+            awaitApplication(hub);
+            List<Pair> all = new ArrayList<>();
+            for (int p = 0; p < pairs; p++) {
+                all.add(new Pair(hub.port(), p));
+            }
+            admissions(all, warmup / pairs, "warm-up");
+            long cpuBefore = cpuNanos(hub.pid());
+            String loadBefore = loadAverage();
+            long elapsed = admissions(all, requests / pairs, "measured");
+            long cpu = cpuNanos(hub.pid()) - cpuBefore;
+            int admitted = (requests / pairs) * pairs;
+            double perSecond = admitted / (elapsed / 1e9);
+            System.out.printf("DeliveryBench admissions: %d pairs, %d admissions in %.2f s = %.0f admissions/s"
+                    + " (each with a rejected outcome freeing its slot); hub CPU %.1f us/admission (%.2f cores); load %s -> %s%n",
+                    pairs, admitted, elapsed / 1e9, perSecond, cpu / 1e3 / admitted, cpu / (double) elapsed, loadBefore, loadAverage());
+
+            double cycleRate = rate > 0 ? rate : perSecond / 2;
+            cyclesRun(all, Math.max(1, cycles / 4 / pairs), cycleRate, null);
+            long[] latencies = new long[(cycles / pairs) * pairs];
+            cpuBefore = cpuNanos(hub.pid());
+            loadBefore = loadAverage();
+            long cycleElapsed = cyclesRun(all, cycles / pairs, cycleRate, latencies);
+            cpu = cpuNanos(hub.pid()) - cpuBefore;
+            System.out.printf("DeliveryBench cycles: %d request->boundary->ack->outcome cycles offered at %.0f/s, done in %.2f s;"
+                    + " request->completed %s; hub CPU %.1f us/cycle (%.2f cores); load %s -> %s%n",
+                    latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
+                    cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, loadAverage());
+            for (Pair pair : all) {
+                assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
+                pair.close();
+            }
+        }
+    }
+
+    /** Closed loop: every sender keeps WINDOW requests open; returns the elapsed nanoseconds. */
+    private static long admissions(List<Pair> pairs, int perPair, String label) throws Exception {
+        long started = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        for (Pair pair : pairs) {
+            pair.start(perPair, false, 0, null);
+            Thread t = new Thread(() -> pair.sendAll(perPair, false, 0, null, 0), "bench-" + label + pair.index);
+            threads.add(t);
+            t.start();
+        }
+        for (Pair pair : pairs) {
+            if (!pair.done.await(300, TimeUnit.SECONDS)) {
+                throw new AssertionError(label + ": pair " + pair.index + " stalled at " + pair.admitted.get());
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return System.nanoTime() - started;
+    }
+
+    /** Paced full cycles at {@code rate} per second in total; returns the elapsed nanoseconds. */
+    private static long cyclesRun(List<Pair> pairs, int perPair, double rate, long[] latencies) throws Exception {
+        long started = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        for (Pair pair : pairs) {
+            pair.start(perPair, true, pair.index * perPair, latencies);
+            long interval = (long) (1e9 / (rate / pairs.size()));
+            Thread t = new Thread(() -> pair.sendAll(perPair, true, interval, latencies, started), "bench-cycle" + pair.index);
+            threads.add(t);
+            t.start();
+        }
+        for (Pair pair : pairs) {
+            if (!pair.done.await(300, TimeUnit.SECONDS)) {
+                throw new AssertionError("cycles: pair " + pair.index + " stalled");
+            }
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        return System.nanoTime() - started;
+    }
+
+    /** One sender socket and one recipient socket with its own delivery session. */
+    private static final class Pair {
+        final int index;
+        final String sender;
+        final String recipient;
+        final String incarnation;
+        final RawWebSocket senderSocket;
+        final RawWebSocket recipientSocket;
+        final AtomicInteger refusals = new AtomicInteger();
+        final Semaphore open = new Semaphore(WINDOW);
+        final Map<String, Long> sentAt = new ConcurrentHashMap<>();
+        final AtomicInteger admitted = new AtomicInteger();
+        final AtomicInteger offered = new AtomicInteger();
+        final AtomicLong sequence = new AtomicLong();
+        volatile CountDownLatch done = new CountDownLatch(0);
+        volatile int target;
+        volatile boolean cycle;
+        volatile int latencyBase;
+        volatile long[] latencies;
+        final AtomicInteger completed = new AtomicInteger();
+
+        Pair(int port, int index) throws Exception {
+            this.index = index;
+            this.sender = "bench/ds" + index;
+            this.recipient = "bench/dr" + index;
+            String token = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                    .digest(("bench-token-" + index + "-" + System.nanoTime()).getBytes(StandardCharsets.US_ASCII)));
+            this.incarnation = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.US_ASCII)));
+            recipientSocket = RawWebSocket.open(port, 0);
+            recipientSocket.readTimeout(0);
+            recipientSocket.sendText(Json.createObjectBuilder().add("type", "heartbeat").add("sender", recipient)
+                    .add("target", "System").add("payload", "").add("protocol_version", 3).add("delivery_session_token", token)
+                    .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")).build().toString());
+            senderSocket = RawWebSocket.open(port, 0);
+            senderSocket.readTimeout(0);
+            senderSocket.sendText(Json.createObjectBuilder().add("type", "heartbeat").add("sender", sender)
+                    .add("target", "System").add("payload", "").add("protocol_version", 3).build().toString());
+            awaitText(recipientSocket, "\"delivery_session\"");
+            Thread r = new Thread(this::recipientLoop, "bench-recipient" + index);
+            r.setDaemon(true);
+            r.start();
+            Thread s = new Thread(this::senderLoop, "bench-sender" + index);
+            s.setDaemon(true);
+            s.start();
+        }
+
+        void start(int count, boolean cycleMode, int base, long[] samples) {
+            admitted.set(0);
+            offered.set(0);
+            completed.set(0);
+            cycle = cycleMode;
+            latencyBase = base;
+            latencies = samples;
+            target = count;
+            done = new CountDownLatch(1);
+        }
+
+        void sendAll(int count, boolean paced, long interval, long[] samples, long started) {
+            try {
+                for (int i = 0; i < count; i++) {
+                    long scheduled = paced ? started + i * interval : System.nanoTime();
+                    if (paced) {
+                        long wait = scheduled - System.nanoTime();
+                        if (wait > 0) {
+                            TimeUnit.NANOSECONDS.sleep(wait);
+                        }
+                    }
+                    open.acquire();
+                    String id = "rq-" + sequence.incrementAndGet();
+                    sentAt.put(id, scheduled);
+                    senderSocket.sendText("{\"type\":\"delivery_request\",\"sender\":\"" + sender + "\",\"target\":\"" + recipient
+                            + "\",\"payload\":\"\",\"protocol_version\":3,\"request_id\":\"" + id + "\",\"idempotency_key\":\"" + id
+                            + "\",\"target_incarnation\":\"" + incarnation + "\",\"mode\":\"follow_up\",\"task_id\":\"T\","
+                            + "\"body\":\"bench body " + id + "\",\"deadline\":" + (System.currentTimeMillis() / 1000.0 + 3600) + "}");
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+
+        private void senderLoop() {
+            try {
+                String text;
+                while ((text = senderSocket.readText()) != null) {
+                    if (text.contains("\"delivery_refused\"")) {
+                        refusals.incrementAndGet();
+                        continue;
+                    }
+                    if (!text.contains("\"delivery_status\"")) {
+                        continue;
+                    }
+                    JsonObject frame = parse(text);
+                    String stage = frame.getString("stage");
+                    boolean notification = frame.containsKey("audience");
+                    if (!notification && "queued".equals(stage)) {
+                        admitted.incrementAndGet();
+                        maybeDone();
+                    } else if (notification && ("rejected".equals(stage) || "completed".equals(stage))) {
+                        Long at = sentAt.remove(frame.getString("request_id"));
+                        if ("completed".equals(stage) && at != null && latencies != null) {
+                            int n = completed.getAndIncrement();
+                            if (n < target) {
+                                latencies[latencyBase + n] = System.nanoTime() - at;
+                            }
+                        } else if ("completed".equals(stage)) {
+                            completed.incrementAndGet();
+                        }
+                        open.release();
+                        maybeDone();
+                    }
+                }
+            } catch (IOException e) {
+                // socket closed at the end of the run
+            }
+        }
+
+        private void maybeDone() {
+            boolean finished = cycle ? completed.get() >= target : admitted.get() >= target && offered.get() >= target;
+            if (finished) {
+                done.countDown();
+            }
+        }
+
+        private void recipientLoop() {
+            try {
+                String text;
+                while ((text = recipientSocket.readText()) != null) {
+                    JsonObject frame = text.contains("\"delivery_offer\"") || text.contains("\"delivery_status\"") ? parse(text) : null;
+                    if (frame == null || frame.containsKey("audience")) {
+                        continue;
+                    }
+                    String key = frame.getString("operation_key");
+                    String rid = frame.getString("request_id");
+                    if ("delivery_offer".equals(frame.getString("type"))) {
+                        offered.incrementAndGet();
+                        if (cycle) {
+                            report("delivery_boundary", key, rid, "b", "\"boundary\":\"turn\"", null);
+                        } else {
+                            report("delivery_outcome", key, rid, "o", "\"reason_code\":\"bench\"", "rejected");
+                        }
+                        maybeDone();
+                    } else if (cycle && "boundary_delivered".equals(frame.getString("stage"))) {
+                        report("delivery_ack", key, rid, "a", "\"receipt_id\":\"r\"", null);
+                    } else if (cycle && "acknowledged".equals(frame.getString("stage"))) {
+                        report("delivery_outcome", key, rid, "c", "\"executor_ref\":\"x\",\"outcome_code\":\"ok\"", "completed");
+                    }
+                }
+            } catch (IOException e) {
+                // socket closed at the end of the run
+            }
+        }
+
+        private void report(String type, String key, String rid, String mutation, String evidence, String stage) throws IOException {
+            recipientSocket.sendText("{\"type\":\"" + type + "\",\"sender\":\"" + recipient + "\",\"target\":\"System\",\"protocol_version\":3,"
+                    + "\"operation_key\":\"" + key + "\",\"request_id\":\"" + rid + "\",\"task_id\":\"T\",\"mutation_id\":\"" + mutation
+                    + "\",\"evidence\":{" + evidence + "}" + (stage == null ? "" : ",\"stage\":\"" + stage + "\"") + "}");
+        }
+
+        void close() throws IOException {
+            senderSocket.close();
+            recipientSocket.close();
+        }
+    }
+
+    private static void awaitText(RawWebSocket socket, String marker) throws IOException {
+        String text;
+        while ((text = socket.readText()) != null) {
+            if (text.contains(marker)) {
+                return;
+            }
+        }
+        throw new AssertionError("closed before " + marker);
+    }
+
+    private static JsonObject parse(String text) {
+        return Json.createReader(new StringReader(text)).readObject();
+    }
+
+    private static void awaitApplication(HubServer hub) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            int status = HTTP.send(HttpRequest.newBuilder(hub.http("/health")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            if (status == 200) {
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new AssertionError("hub application not started");
+    }
+
+    private static long cpuNanos(long pid) {
+        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
+    }
+
+    private static String loadAverage() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,263 @@
+package org.switchboard.synapse.delivery;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
+ * {@code operation_key} and by {@code (sender, idempotency_key)}, the mutation ledger, the open
+ * requests in key order, and the open counts the admission caps read. Every change is a
+ * compare-and-set on {@code ordinal} under one lock, so check and change are atomic.
+ */
+public final class DeliveryBook {
+
+    /** Open requests allowed per recipient incarnation (§2.8). */
+    public static final int RECIPIENT_CAP = 128;
+    /** Open requests allowed per sender within one recipient incarnation (§2.8). */
+    public static final int SENDER_CAP = 16;
+
+    /** What {@link #admit} did. */
+    public enum Admission { ADMITTED, RETRY, ID_CONFLICT, QUEUE_FULL }
+
+    /** What {@link #apply} did. */
+    public enum Applied { APPLIED, REPLAY, ID_CONFLICT, STATE_CONFLICT, UNKNOWN }
+
+    /** One stored mutation: its digest and the seq of the event that recorded it (0 until committed). */
+    public record Mutation(String digest, long eventSeq) {
+    }
+
+    private final Map<String, Aggregate> byKey = new HashMap<>();
+    private final Map<String, String> byIdempotency = new HashMap<>();
+    private final Map<String, Mutation> mutations = new HashMap<>();
+    private final TreeMap<String, Aggregate> open = new TreeMap<>();
+    private final Map<String, Integer> openPerIncarnation = new HashMap<>();
+    private final Map<String, Integer> openPerSender = new HashMap<>();
+    private final Map<String, Long> notificationSeqs = new HashMap<>();
+    private final Map<String, Integer> openByStage = new HashMap<>();
+
+    /** The aggregate for {@code operationKey}, or null. */
+    public synchronized Aggregate get(String operationKey) {
+        return byKey.get(operationKey);
+    }
+
+    /** The aggregate admitted for {@code (sender, idempotencyKey)}, or null. */
+    public synchronized Aggregate byIdempotency(String sender, String idempotencyKey) {
+        String key = byIdempotency.get(sender + '\n' + idempotencyKey);
+        return key == null ? null : byKey.get(key);
+    }
+
+    /**
+     * Step 5 of §2.5 in one atomic step: an existing row by key or idempotency pair is a retry
+     * (same key and digest) or a conflict; otherwise the caps are checked and the row inserted.
+     */
+    public synchronized Admission admit(Aggregate candidate) {
+        Aggregate existing = byKey.get(candidate.operationKey());
+        if (existing == null) {
+            String key = byIdempotency.get(candidate.intent().sender() + '\n' + candidate.intent().idempotencyKey());
+            existing = key == null ? null : byKey.get(key);
+        }
+        if (existing != null) {
+            return existing.operationKey().equals(candidate.operationKey()) && existing.digest().equals(candidate.digest())
+                    ? Admission.RETRY : Admission.ID_CONFLICT;
+        }
+        DeliveryIntent intent = candidate.intent();
+        if (openPerIncarnation.getOrDefault(incarnationKey(intent), 0) >= RECIPIENT_CAP
+                || openPerSender.getOrDefault(senderKey(intent), 0) >= SENDER_CAP) {
+            return Admission.QUEUE_FULL;
+        }
+        store(null, candidate);
+        byIdempotency.put(intent.sender() + '\n' + intent.idempotencyKey(), candidate.operationKey());
+        return Admission.ADMITTED;
+    }
+
+    /**
+     * Replaces the aggregate with {@code next} if its ordinal is still {@code expectedOrdinal}, recording
+     * {@code mutationId} with {@code digest} (null for none). A known mutation id is a replay when the
+     * digest matches and a conflict otherwise; nothing changes then.
+     */
+    public synchronized Applied apply(long expectedOrdinal, Aggregate next, String mutationId, String digest) {
+        Aggregate current = byKey.get(next.operationKey());
+        if (current == null) {
+            return Applied.UNKNOWN;
+        }
+        if (mutationId != null) {
+            Mutation known = mutations.get(next.operationKey() + '\n' + mutationId);
+            if (known != null) {
+                return known.digest().equals(digest) ? Applied.REPLAY : Applied.ID_CONFLICT;
+            }
+        }
+        if (current.ordinal() != expectedOrdinal) {
+            return Applied.STATE_CONFLICT;
+        }
+        store(current, next);
+        if (mutationId != null) {
+            mutations.put(next.operationKey() + '\n' + mutationId, new Mutation(digest, 0));
+        }
+        return Applied.APPLIED;
+    }
+
+    /** The stored mutation, or null. */
+    public synchronized Mutation mutation(String operationKey, String mutationId) {
+        return mutations.get(operationKey + '\n' + mutationId);
+    }
+
+    /** Records the seq the change to {@code ordinal} committed at (and the seq of its notification). */
+    public synchronized void committed(String operationKey, long ordinal, long seq, String mutationId) {
+        Aggregate current = byKey.get(operationKey);
+        if (current != null && current.ordinal() == ordinal) {
+            replaceQuietly(current.withSeq(seq));
+        }
+        notificationSeqs.put(Aggregate.notificationId(operationKey, ordinal), seq);
+        if (mutationId != null) {
+            Mutation known = mutations.get(operationKey + '\n' + mutationId);
+            if (known != null) {
+                mutations.put(operationKey + '\n' + mutationId, new Mutation(known.digest(), seq));
+            }
+        }
+    }
+
+    /** Undoes a change whose commit failed, if nothing came after it. */
+    public synchronized void rollback(Aggregate before, Aggregate failed, String mutationId) {
+        Aggregate current = byKey.get(failed.operationKey());
+        if (current == null || current.ordinal() != failed.ordinal()) {
+            return;
+        }
+        if (mutationId != null) {
+            mutations.remove(failed.operationKey() + '\n' + mutationId);
+        }
+        if (before == null) {
+            adjust(current, -1);
+            byKey.remove(failed.operationKey());
+            open.remove(failed.operationKey());
+            byIdempotency.remove(failed.intent().sender() + '\n' + failed.intent().idempotencyKey());
+        } else {
+            store(current, before);
+        }
+    }
+
+    /** The journal seq of a notification, or 0. */
+    public synchronized long notificationSeq(String notificationId) {
+        return notificationSeqs.getOrDefault(notificationId, 0L);
+    }
+
+    /** Open requests whose deadline is at or before {@code now}, in key order, at most {@code limit}. */
+    public synchronized List<Aggregate> expired(double now, int limit) {
+        List<Aggregate> due = new ArrayList<>();
+        for (Aggregate aggregate : open.values()) {
+            if (aggregate.intent().deadline() <= now) {
+                due.add(aggregate);
+                if (due.size() >= limit) {
+                    break;
+                }
+            }
+        }
+        return due;
+    }
+
+    /** Open requests for {@code target} under an incarnation other than {@code incarnation}, in key order. */
+    public synchronized List<Aggregate> openForOtherIncarnations(String target, String incarnation) {
+        List<Aggregate> found = new ArrayList<>();
+        for (Aggregate aggregate : open.values()) {
+            if (aggregate.intent().target().equals(target) && !aggregate.intent().targetIncarnation().equals(incarnation)) {
+                found.add(aggregate);
+            }
+        }
+        return found;
+    }
+
+    /** Queued requests for {@code (target, incarnation)} in admission order. */
+    public synchronized List<Aggregate> queuedFor(String target, String incarnation) {
+        List<Aggregate> found = new ArrayList<>();
+        for (Aggregate aggregate : open.values()) {
+            if (aggregate.stage() == Stage.QUEUED && aggregate.intent().target().equals(target)
+                    && aggregate.intent().targetIncarnation().equals(incarnation)) {
+                found.add(aggregate);
+            }
+        }
+        found.sort(Comparator.comparingLong(Aggregate::admittedOrder));
+        return found;
+    }
+
+    /** Open requests per stage (metrics). */
+    public synchronized Map<Stage, Integer> openByStage() {
+        Map<Stage, Integer> counts = new TreeMap<>();
+        for (Stage stage : Stage.values()) {
+            if (stage.open()) {
+                counts.put(stage, openByStage.getOrDefault(stage.wire(), 0));
+            }
+        }
+        return counts;
+    }
+
+    /** Number of requests ever admitted (still held: rows are never compacted). */
+    public synchronized int size() {
+        return byKey.size();
+    }
+
+    // ---- start-up replay: the journal's events rebuild the book without the admission checks ----
+
+    /** Replay of an admission. */
+    public synchronized void restore(Aggregate aggregate) {
+        store(byKey.get(aggregate.operationKey()), aggregate);
+        byIdempotency.put(aggregate.intent().sender() + '\n' + aggregate.intent().idempotencyKey(), aggregate.operationKey());
+        notificationSeqs.put(aggregate.notificationId(), aggregate.latestEventSeq());
+    }
+
+    /** Replay of a change: the stored state, its mutation and its notification seq. */
+    public synchronized void restore(Aggregate next, String mutationId, String digest) {
+        store(byKey.get(next.operationKey()), next);
+        if (mutationId != null) {
+            mutations.put(next.operationKey() + '\n' + mutationId, new Mutation(digest, next.latestEventSeq()));
+        }
+        notificationSeqs.put(next.notificationId(), next.latestEventSeq());
+    }
+
+    /** Takes a request out of sweeps and counts (its rows could not be decoded); it stays known. */
+    public synchronized void quarantine(String operationKey) {
+        Aggregate current = byKey.get(operationKey);
+        if (current != null && open.containsKey(operationKey)) {
+            adjust(current, -1);
+            open.remove(operationKey);
+        }
+    }
+
+    private void store(Aggregate before, Aggregate after) {
+        if (before != null) {
+            adjust(before, -1);
+            open.remove(before.operationKey());
+        }
+        byKey.put(after.operationKey(), after);
+        if (after.stage().open()) {
+            open.put(after.operationKey(), after);
+        }
+        adjust(after, +1);
+    }
+
+    private void replaceQuietly(Aggregate after) {
+        byKey.put(after.operationKey(), after);
+        if (open.containsKey(after.operationKey())) {
+            open.put(after.operationKey(), after);
+        }
+    }
+
+    private void adjust(Aggregate aggregate, int delta) {
+        if (!aggregate.stage().open()) {
+            return;
+        }
+        openPerIncarnation.merge(incarnationKey(aggregate.intent()), delta, Integer::sum);
+        openPerSender.merge(senderKey(aggregate.intent()), delta, Integer::sum);
+        openByStage.merge(aggregate.stage().wire(), delta, Integer::sum);
+    }
+
+    private static String incarnationKey(DeliveryIntent intent) {
+        return intent.target() + '\n' + intent.targetIncarnation();
+    }
+
+    private static String senderKey(DeliveryIntent intent) {
+        return intent.target() + '\n' + intent.targetIncarnation() + '\n' + intent.sender();
+    }
+}

@@ -1,0 +1,135 @@
+package org.switchboard.synapse.delivery;
+
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.Map;
+import org.switchboard.json.Jsons;
+import org.switchboard.synapse.wire.HubFrames;
+
+/** Builds the delivery frames of §2.3, §2.10, §2.11 and §2.18 on the hub's system envelope. */
+public final class DeliveryFrames {
+
+    private final HubFrames frames;
+
+    /** Frames stamped by {@code frames} (hub id and clock). */
+    public DeliveryFrames(HubFrames frames) {
+        this.frames = frames;
+    }
+
+    /** {@code delivery_refused} to {@code target}: reason code, echoable request id, nothing else of the request. */
+    public String refused(String target, Refusal refusal) {
+        return frames.hub("delivery_refused", target, refusal.explanation())
+                .add("request_id", refusal.requestId())
+                .add("reason_code", refusal.reasonCode())
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
+    }
+
+    /** The private registration refusal of §2.2 step 6 (an {@code error} with {@code reason_code}). */
+    public String registrationRefused(String target, String reasonCode) {
+        return frames.error(target, "Delivery registration refused.").add("reason_code", reasonCode)
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
+    }
+
+    /** {@code delivery_session} (§2.3). */
+    public String session(String target, String incarnation, Map<String, String> capabilities) {
+        return frames.hub("delivery_session", target, "Delivery session registered.")
+                .add("incarnation", incarnation).add("capabilities", capabilities(capabilities))
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
+    }
+
+    /** The status view of §2.11 (a) addressed to {@code viewer}. */
+    public String status(String viewer, Aggregate a, boolean reachable) {
+        return frames.hub("delivery_status", viewer, "Delivery state.")
+                .add("operation_key", a.operationKey())
+                .add("request_id", a.intent().requestId())
+                .add("task_id", a.intent().taskId())
+                .add("selected_mode", a.selectedMode())
+                .add("quality", a.quality())
+                .add("stage", a.stage().wire())
+                .add("cancel_requested", a.cancelRequested())
+                .add("receiver_reachable", reachable)
+                .add("active_session", reachable)
+                .add("boundary_delivered", a.boundaryDelivered())
+                .add("explicitly_acknowledged", a.explicitlyAcknowledged())
+                .add("task_completed", a.stage() == Stage.COMPLETED)
+                .add("latest_event_seq", a.latestEventSeq())
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
+    }
+
+    /** The durable {@code delivery_offer} of §2.10; its {@code sender} is the requester. */
+    public JsonObject offer(Aggregate a) {
+        DeliveryIntent intent = a.intent();
+        return Jsons.PROVIDER.createObjectBuilder()
+                .add("type", "delivery_offer")
+                .add("sender", intent.sender())
+                .add("target", intent.target())
+                .add("payload", "")
+                .add("timestamp", frames.now())
+                .add("hub_id", frames.hubId())
+                .add("origin_hub", a.originHub())
+                .add("target_incarnation", intent.targetIncarnation())
+                .add("operation_key", a.operationKey())
+                .add("notification_id", a.notificationId())
+                .add("request_id", intent.requestId())
+                .add("task_id", intent.taskId())
+                .add("requested_mode", intent.mode())
+                .add("selected_mode", a.selectedMode())
+                .add("quality", a.quality())
+                .add("deadline", intent.deadline())
+                .add("body", intent.body())
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build();
+    }
+
+    /**
+     * The stored notification of §2.11 (b) for the change that produced {@code a}, to {@code audience};
+     * {@code event_seq} is added when it is sent (the seq is assigned as the notification commits).
+     */
+    public JsonObject notification(Aggregate a, String audience, Stage.Source source) {
+        return frames.hub("delivery_status", audience, "Delivery state changed.")
+                .add("audience", audience)
+                .add("operation_key", a.operationKey())
+                .add("request_id", a.intent().requestId())
+                .add("task_id", a.intent().taskId())
+                .add("target", a.intent().target())
+                .add("target_incarnation", a.intent().targetIncarnation())
+                .add("stage", a.stage().wire())
+                .add("cancel_requested", a.cancelRequested())
+                .add("notification_id", a.notificationId())
+                .add("source", source.wire())
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build();
+    }
+
+    /** A stored notification as sent: the stored frame plus its {@code event_seq}. */
+    public static String withSeq(JsonObject stored, long seq) {
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder(stored);
+        return b.add("event_seq", seq).build().toString();
+    }
+
+    /** The stored request (§2.9) with profile 4 and the receiving hub as its own field. */
+    public static JsonObject storedRequest(Aggregate a) {
+        DeliveryIntent intent = a.intent();
+        JsonArrayBuilder fallbacks = Jsons.PROVIDER.createArrayBuilder();
+        intent.allowedFallbacks().forEach(fallbacks::add);
+        return Jsons.PROVIDER.createObjectBuilder()
+                .add("sender", intent.sender())
+                .add("origin_hub", a.originHub())
+                .add("receiving_hub", a.receivingHub())
+                .add("request_id", intent.requestId())
+                .add("idempotency_key", intent.idempotencyKey())
+                .add("target", intent.target())
+                .add("target_incarnation", intent.targetIncarnation())
+                .add("mode", intent.mode())
+                .add("allowed_fallbacks", fallbacks)
+                .add("task_id", intent.taskId())
+                .add("body", intent.body())
+                .add("deadline", intent.deadline())
+                .add("profile", DeliveryJournal.PROFILE).build();
+    }
+
+    static JsonObject capabilities(Map<String, String> capabilities) {
+        JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder();
+        capabilities.forEach(b::add);
+        return b.build();
+    }
+}

@@ -1,0 +1,643 @@
+package org.switchboard.synapse.delivery;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.OutboxRow;
+import org.switchboard.json.Jsons;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.SynapseContext;
+
+/**
+ * Session-bound delivery (synapse-advanced §2) as an application service: recipient sessions,
+ * admission, stage reports, cancel requests, status reads, the expiry sweep, supersede and
+ * notification replay. Every change is applied to the {@link DeliveryBook} and appended to the
+ * journal (events and notification rows in one group-committed transaction) while holding one lock,
+ * and no frame that shows a change leaves before that change has committed.
+ */
+public final class DeliveryService {
+
+    /** WebSocket close code after a refused delivery registration (§1.5). */
+    public static final int CLOSE_REGISTRATION_REFUSED = 4020;
+    /** Reason text of that close. */
+    public static final String REASON_REGISTRATION_REFUSED = "delivery registration refused";
+    /** Outbox rows of this feature are keyed {@code delivery@<audience>}: no bindable name contains {@code @}. */
+    static final String OUTBOX_PREFIX = "delivery@";
+    static final int PAGE = 128;
+    private static final Logger LOG = Logger.getLogger(DeliveryService.class.getName());
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+    private final SynapseContext ctx;
+    private final DeliveryFrames frames;
+    private final DeliveryBook book = new DeliveryBook();
+    private final Map<String, DeliverySession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<?>> pendingCommits = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
+    private final LongAdder sweeps = new LongAdder();
+    private final ConcurrentLinkedQueue<String> deliveredIds = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean markScheduled = new AtomicBoolean();
+    private final Object commitLock = new Object();
+    private final java.util.concurrent.atomic.AtomicLong admissionOrder = new java.util.concurrent.atomic.AtomicLong(1L << 62);
+    private volatile int quarantined;
+
+    /** The feature over the hub's context (journal, registry, frames). */
+    public DeliveryService(SynapseContext ctx) {
+        this.ctx = ctx;
+        this.frames = new DeliveryFrames(ctx.frames());
+    }
+
+    /** True when this hub can honour delivery: it has a journal (whose hub id is stored or configured). */
+    public boolean durable() {
+        return ctx.hasJournal();
+    }
+
+    private String hubId() {
+        return ctx.frames().hubId();
+    }
+
+    // ---- start-up ----
+
+    /** Replays one journal event into the book (start-up). */
+    public void replay(JournalEvent event) {
+        String bad = DeliveryJournal.replay(event, book, hubId());
+        if (bad != null) {
+            quarantined++;
+            LOG.warning(() -> "delivery: journal row " + event.seq() + " could not be decoded; its request is quarantined");
+            if (!bad.isEmpty()) {
+                book.quarantine(bad);
+            }
+        }
+    }
+
+    // ---- registration (§2.2, §2.17) ----
+
+    /**
+     * Delivery-session binding for a frame that carried the delivery fields ({@code fields} non-null)
+     * or was a socket's first frame. Returns false when the connection was refused (and is closing).
+     */
+    public boolean register(Connection connection, String type, boolean first, JsonObject fields) {
+        String name = connection.name();
+        if (fields != null) {
+            SessionRegistration.Outcome outcome = SessionRegistration.check(fields, first, "heartbeat".equals(type), durable());
+            if (outcome.refusal() != null) {
+                count(outcome.refusal());
+                connection.markClosing();
+                connection.send(frames.registrationRefused(name, outcome.refusal()))
+                        .whenComplete((ok, error) -> connection.close(CLOSE_REGISTRATION_REFUSED, REASON_REGISTRATION_REFUSED));
+                return false;
+            }
+            connection.protocolVersion(outcome.version());
+            DeliverySession session = new DeliverySession(name, connection, outcome.incarnation(), outcome.capabilities());
+            sessions.put(name, session);
+            supersede(name, outcome.incarnation());
+            connection.send(frames.session(name, outcome.incarnation(), outcome.capabilities()));
+        }
+        if (first && durable() && connection.protocolVersion() >= RequestValidation.CONTRACT_VERSION) {
+            connection.inOrder(() -> replayNotifications(connection));
+        }
+        return true;
+    }
+
+    /** The socket closed: its session (if it is still the name's) disappears. */
+    public void closed(Connection connection) {
+        if (connection.name() != null) {
+            sessions.computeIfPresent(connection.name(), (name, s) -> s.connection() == connection ? null : s);
+        }
+    }
+
+    /** The live session of {@code name}, or null. */
+    public DeliverySession session(String name) {
+        DeliverySession session = sessions.get(name);
+        return session != null && session.connection().peer().isOpen() && !session.connection().closing() ? session : null;
+    }
+
+    /** {@code who_snapshot.delivery_sessions} (§2.4). */
+    public JsonObject sessionsSnapshot() {
+        JsonObjectBuilder out = Jsons.PROVIDER.createObjectBuilder();
+        new java.util.TreeMap<>(sessions).forEach((name, s) -> {
+            if (session(name) != null) {
+                out.add(name, Jsons.PROVIDER.createObjectBuilder().add("incarnation", s.incarnation())
+                        .add("capabilities", DeliveryFrames.capabilities(s.capabilities())).add("hub_id", hubId()));
+            }
+        });
+        return out.build();
+    }
+
+    private void supersede(String name, String incarnation) {
+        for (Aggregate old : book.openForOtherIncarnations(name, incarnation)) {
+            hubMove(old, Stage.SUPERSEDED, "hub-session-superseded", "recipient_session_replaced");
+        }
+    }
+
+    private CompletableFuture<Void> replayNotifications(Connection connection) {
+        String name = connection.name();
+        return CompletableFuture.supplyAsync(() -> ctx.journal().pendingOutbox(OUTBOX_PREFIX + name), ctx.blocking())
+                .thenCompose(rows -> {
+                    DeliverySession session = session(name);
+                    for (OutboxRow row : rows) {
+                        if (ctx.registry().socketOf(name) != connection) {
+                            return DONE;
+                        }
+                        if ("delivery_offer".equals(row.phase()) || retired(row, name, session)) {
+                            continue;
+                        }
+                        sendNotification(connection, row.notificationId(), row.frame());
+                    }
+                    if (session == null || session.connection() != connection) {
+                        return DONE;
+                    }
+                    return sweep().thenRun(() -> {
+                        double now = ctx.frames().now();
+                        for (Aggregate queued : book.queuedFor(name, session.incarnation())) {
+                            if (queued.intent().deadline() > now) {
+                                sendOffer(session, queued);
+                            }
+                        }
+                    });
+                });
+    }
+
+    /** A recipient notification is not sent once its request is terminal, nor to another incarnation. */
+    private boolean retired(OutboxRow row, String name, DeliverySession session) {
+        JsonObject frame = row.frame();
+        String key = frame.get("operation_key") instanceof JsonString s ? s.getString() : null;
+        Aggregate a = key == null ? null : book.get(key);
+        if (a == null) {
+            return true;
+        }
+        boolean toRecipient = name.equals(a.intent().target()) && !name.equals(a.intent().sender());
+        if (!toRecipient) {
+            return false;
+        }
+        return a.stage().terminal() || session == null || !session.incarnation().equals(a.intent().targetIncarnation());
+    }
+
+    // ---- verbs ----
+
+    /** {@code delivery_request} (§2.5). */
+    public void request(Connection connection, String sender, JsonObject frame) {
+        RequestValidation.Outcome outcome = RequestValidation.validate(frame, sender, connection.protocolVersion(),
+                durable(), ctx.frames().now());
+        if (outcome.refusal() != null) {
+            refuse(connection, sender, outcome.refusal());
+            return;
+        }
+        DeliveryIntent intent = outcome.intent();
+        String origin = hubId();
+        String key = DeliveryDigests.operationKey(origin, sender, intent.requestId());
+        String digest = DeliveryDigests.requestDigest(intent, origin);
+        Aggregate existing = book.byIdempotency(sender, intent.idempotencyKey());
+        if (existing != null) {
+            retryOrConflict(connection, sender, existing, key, digest, intent.requestId());
+            return;
+        }
+        DeliverySession session = session(intent.target());
+        if (session == null) {
+            refuse(connection, sender, new Refusal(ReasonCodes.UNAVAILABLE_RECIPIENT, "recipient has no live delivery session", intent.requestId()));
+            return;
+        }
+        if (!session.incarnation().equals(intent.targetIncarnation())) {
+            refuse(connection, sender, new Refusal(ReasonCodes.STALE_INCARNATION, "recipient session changed", intent.requestId()));
+            return;
+        }
+        ModeSelection.Selected selected = ModeSelection.select(intent.mode(), intent.allowedFallbacks(), session.capabilities());
+        if (selected == null) {
+            refuse(connection, sender, new Refusal(ReasonCodes.UNSUPPORTED_MODE, "recipient advertised none of these modes", intent.requestId()));
+            return;
+        }
+        if (ModeSelection.taskControl(selected.mode()) && !TaskControl.granted(new TaskControl.Facts(
+                ctx.settings().token() != null && !ctx.settings().token().isEmpty(), false, false, false, intent.taskId(), sender))) {
+            refuse(connection, sender, new Refusal(ReasonCodes.UNAUTHORISED_REQUESTER, "task control not granted", intent.requestId()));
+            return;
+        }
+        Aggregate candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
+                Stage.QUEUED, false, false, false, 1, 0, 0, null);
+        JsonObject offer = frames.offer(candidate);
+        String offerText = offer.toString();
+        candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
+                Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), offerText);
+        CompletableFuture<long[]> commit;
+        synchronized (commitLock) {
+            DeliveryBook.Admission admission = book.admit(candidate);
+            switch (admission) {
+                case RETRY, ID_CONFLICT -> {
+                    Aggregate raced = book.byIdempotency(sender, intent.idempotencyKey());
+                    if (raced == null) {
+                        raced = book.get(key);
+                    }
+                    retryOrConflict(connection, sender, raced, key, digest, intent.requestId());
+                    return;
+                }
+                case QUEUE_FULL -> {
+                    refuse(connection, sender, new Refusal(ReasonCodes.RECIPIENT_QUEUE_FULL, "recipient queue full", intent.requestId()));
+                    return;
+                }
+                default -> {
+                }
+            }
+            Aggregate admitted = candidate;
+            commit = ctx.journal().append(List.of(DeliveryJournal.accepted(admitted), DeliveryJournal.queued(admitted, offer)),
+                    List.of(new OutboxRow(admitted.notificationId(), 0, "delivery_offer", OUTBOX_PREFIX + intent.target(),
+                            offer, 0, false)));
+            track(key, commit);
+        }
+        Aggregate admitted = candidate;
+        commit.whenComplete((seqs, failure) -> {
+            if (failure != null) {
+                book.rollback(null, admitted, null);
+                journalFailed(connection, sender, failure);
+                return;
+            }
+            book.committed(key, 1, seqs[1], null);
+            DeliverySession live = session(intent.target());
+            if (live != null && live.incarnation().equals(intent.targetIncarnation())) {
+                sendOffer(live, book.get(key));
+            }
+            sendStatus(connection, sender, key);
+        });
+    }
+
+    private void retryOrConflict(Connection connection, String sender, Aggregate existing, String key, String digest, String requestId) {
+        if (existing == null || !existing.operationKey().equals(key) || !existing.digest().equals(digest)) {
+            refuse(connection, sender, new Refusal(ReasonCodes.ID_CONFLICT, "request identity reused with different content", requestId));
+            return;
+        }
+        afterCommit(key).thenRun(() -> {
+            Aggregate now = book.get(key);
+            if (now.stage() == Stage.QUEUED) {
+                DeliverySession live = session(now.intent().target());
+                if (live != null && live.incarnation().equals(now.intent().targetIncarnation())) {
+                    sendOffer(live, now);
+                }
+            }
+            sendStatus(connection, sender, key);
+        });
+    }
+
+    /** {@code delivery_boundary}, {@code delivery_ack}, {@code delivery_outcome} (§2.12). */
+    public void stageReport(Connection connection, String sender, String type, JsonObject frame) {
+        Refusal gate = gate(connection, frame);
+        if (gate != null) {
+            refuse(connection, sender, gate);
+            return;
+        }
+        String key = frame.getString("operation_key");
+        Aggregate a = book.get(key);
+        if (a == null) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
+            return;
+        }
+        String echo = a.intent().requestId();
+        if (!sender.equals(a.intent().target())) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "only the recipient reports stages"));
+            return;
+        }
+        DeliverySession session = session(sender);
+        if (session == null || !session.incarnation().equals(a.intent().targetIncarnation())) {
+            refuse(connection, sender, new Refusal(ReasonCodes.STALE_INCARNATION, "recipient session changed", echo));
+            return;
+        }
+        if (a.stage().open() && a.intent().deadline() <= ctx.frames().now()) {
+            sweep();
+            refuse(connection, sender, new Refusal(ReasonCodes.DEADLINE_EXPIRED, "deadline passed", echo));
+            return;
+        }
+        StageReport.Outcome checked = StageReport.check(type, frame, a.intent().requestId(), a.intent().taskId());
+        if (checked.refusal() != null) {
+            refuse(connection, sender, checked.refusal().echoing(echo));
+            return;
+        }
+        StageReport.Checked report = checked.report();
+        String digest = DeliveryDigests.mutationDigest(key, report.mutationId(), report.stage().wire(), report.evidence());
+        DeliveryBook.Mutation known = book.mutation(key, report.mutationId());
+        if (known != null) {
+            if (known.digest().equals(digest)) {
+                afterCommit(key).thenRun(() -> sendStatus(connection, sender, key));
+            } else {
+                refuse(connection, sender, new Refusal(ReasonCodes.ID_CONFLICT, "mutation_id reused with different content", echo));
+            }
+            return;
+        }
+        if (!a.stage().allows(report.stage(), Stage.Source.RECIPIENT)) {
+            refuse(connection, sender, new Refusal(ReasonCodes.INVALID_TRANSITION, "stage change not allowed", echo));
+            return;
+        }
+        Aggregate next = a.moved(report.stage());
+        move(connection, sender, a, next, report.mutationId(), digest, sender, Stage.Source.RECIPIENT, report.evidence(),
+                DeliveryJournal.TRANSITION, next.intent().sender(), echo);
+    }
+
+    /** {@code delivery_cancel} (§2.14): a request recorded for the recipient, not a terminal decision. */
+    public void cancel(Connection connection, String sender, JsonObject frame) {
+        Refusal gate = gate(connection, frame);
+        if (gate != null) {
+            refuse(connection, sender, gate);
+            return;
+        }
+        String key = frame.getString("operation_key");
+        Aggregate a = book.get(key);
+        if (a == null) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
+            return;
+        }
+        String echo = a.intent().requestId();
+        if (!sender.equals(a.intent().sender())) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "only the sender may cancel"));
+            return;
+        }
+        if (!StageReport.validMutationId(frame.get("mutation_id"))) {
+            refuse(connection, sender, new Refusal(ReasonCodes.INVALID_SHAPE, "mutation_id must be a printable string of at most 128 bytes", echo));
+            return;
+        }
+        String mutationId = frame.getString("mutation_id");
+        String digest = DeliveryDigests.mutationDigest(key, mutationId, "cancel_requested", jakarta.json.JsonValue.EMPTY_JSON_OBJECT);
+        DeliveryBook.Mutation known = book.mutation(key, mutationId);
+        if (known != null) {
+            if (known.digest().equals(digest)) {
+                afterCommit(key).thenRun(() -> sendStatus(connection, sender, key));
+            } else {
+                refuse(connection, sender, new Refusal(ReasonCodes.ID_CONFLICT, "mutation_id reused with different content", echo));
+            }
+            return;
+        }
+        if (a.stage().terminal()) {
+            refuse(connection, sender, new Refusal(ReasonCodes.INVALID_TRANSITION, "request already finished", echo));
+            return;
+        }
+        if (a.cancelRequested()) {
+            afterCommit(key).thenRun(() -> sendStatus(connection, sender, key));
+            return;
+        }
+        move(connection, sender, a, a.withCancelRequest(), mutationId, digest, sender, Stage.Source.SENDER,
+                jakarta.json.JsonValue.EMPTY_JSON_OBJECT, DeliveryJournal.CANCEL_REQUESTED, a.intent().target(), echo);
+    }
+
+    /** {@code delivery_status_request} (§2.13). */
+    public void statusRequest(Connection connection, String sender, JsonObject frame) {
+        Refusal gate = gate(connection, frame);
+        if (gate != null) {
+            refuse(connection, sender, gate);
+            return;
+        }
+        String key = frame.getString("operation_key");
+        Aggregate a = book.get(key);
+        if (a == null) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
+            return;
+        }
+        if (!sender.equals(a.intent().sender()) && !sender.equals(a.intent().target())) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "not a participant of this request"));
+            return;
+        }
+        CompletableFuture<Void> swept = a.stage().open() && a.intent().deadline() <= ctx.frames().now() ? sweep() : DONE;
+        swept.thenCompose(ignored -> afterCommit(key)).thenRun(() -> sendStatus(connection, sender, key));
+    }
+
+    /** A v3 verb on a connection below v3, or a frame with the wrong contract version: refused before anything else. */
+    private Refusal gate(Connection connection, JsonObject frame) {
+        if (connection.protocolVersion() < RequestValidation.CONTRACT_VERSION
+                || !RequestValidation.isContractVersion(frame.get("protocol_version"))) {
+            return Refusal.of(ReasonCodes.UNSUPPORTED_PROTOCOL, "delivery needs protocol version 3");
+        }
+        if (!durable()) {
+            return Refusal.of(ReasonCodes.UNSUPPORTED_PROFILE, "this hub has no durable delivery journal");
+        }
+        if (!BoundedText.hex64(frame.get("operation_key"))) {
+            return Refusal.of(ReasonCodes.INVALID_SHAPE, "operation_key must be 64 lowercase hex characters");
+        }
+        return null;
+    }
+
+    /** Refuses a delivery verb from a connection whose negotiated version is below 3 (§1.1). */
+    public void refuseOldProtocol(Connection connection, String sender, JsonObject frame) {
+        refuse(connection, sender, new Refusal(ReasonCodes.UNSUPPORTED_PROTOCOL, "delivery needs protocol version 3",
+                RequestValidation.echoableRequestId(frame)));
+    }
+
+    // ---- expiry (§2.15) ----
+
+    /** Advances every open request whose deadline passed to {@code expired}; completes once those commits did. */
+    public CompletableFuture<Void> sweep() {
+        if (!durable()) {
+            return DONE;
+        }
+        sweeps.increment();
+        List<CompletableFuture<?>> commits = new ArrayList<>();
+        double now = ctx.frames().now();
+        while (true) {
+            List<Aggregate> due = book.expired(now, PAGE);
+            if (due.isEmpty()) {
+                break;
+            }
+            int moved = 0;
+            for (Aggregate a : due) {
+                CompletableFuture<?> commit = hubMove(a, Stage.EXPIRED, "hub-deadline-expired", "deadline_elapsed");
+                if (commit != null) {
+                    commits.add(commit);
+                    moved++;
+                }
+            }
+            if (moved == 0) {
+                break;
+            }
+        }
+        return CompletableFuture.allOf(commits.toArray(CompletableFuture[]::new)).handle((ok, failure) -> null);
+    }
+
+    /** A hub-caused change (expiry or supersede) with a fixed mutation id; null when it lost a race. */
+    private CompletableFuture<?> hubMove(Aggregate a, Stage stage, String mutationId, String reasonCode) {
+        JsonObject evidence = Jsons.PROVIDER.createObjectBuilder().add("reason_code", reasonCode).build();
+        String digest = DeliveryDigests.mutationDigest(a.operationKey(), mutationId, stage.wire(), evidence);
+        return move(null, null, a, a.moved(stage), mutationId, digest, hubId(), Stage.Source.HUB, evidence,
+                DeliveryJournal.TRANSITION, a.intent().sender(), a.intent().requestId());
+    }
+
+    /**
+     * Applies {@code before → after} with its event and the audience's notification in one append;
+     * after commit, replies to the actor (if any) and pushes the notification. Null when not applied.
+     */
+    private CompletableFuture<?> move(Connection connection, String actorName, Aggregate before, Aggregate after,
+                                      String mutationId, String digest, String actor, Stage.Source source,
+                                      JsonObject evidence, String kind, String audience, String echo) {
+        JsonObject notification = frames.notification(after, audience, source);
+        CompletableFuture<long[]> commit;
+        synchronized (commitLock) {
+            DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
+            if (applied != DeliveryBook.Applied.APPLIED) {
+                if (connection != null) {
+                    switch (applied) {
+                        case REPLAY -> afterCommit(after.operationKey()).thenRun(() -> sendStatus(connection, actorName, after.operationKey()));
+                        case ID_CONFLICT -> refuse(connection, actorName, new Refusal(ReasonCodes.ID_CONFLICT, "mutation_id reused with different content", echo));
+                        default -> refuse(connection, actorName, new Refusal(ReasonCodes.STATE_CONFLICT, "request changed concurrently", echo));
+                    }
+                }
+                return null;
+            }
+            commit = ctx.journal().append(List.of(DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)),
+                    List.of(new OutboxRow(after.notificationId(), 0, "delivery_status", OUTBOX_PREFIX + audience, notification, 0, false)));
+            track(after.operationKey(), commit);
+        }
+        return commit.whenComplete((seqs, failure) -> {
+            if (failure != null) {
+                book.rollback(before, after, mutationId);
+                if (connection != null) {
+                    journalFailed(connection, actorName, failure);
+                }
+                return;
+            }
+            book.committed(after.operationKey(), after.ordinal(), seqs[0], mutationId);
+            if (connection != null) {
+                sendStatus(connection, actorName, after.operationKey());
+            }
+            pushNotification(audience, after, notification);
+        });
+    }
+
+    private void pushNotification(String audience, Aggregate after, JsonObject notification) {
+        Connection socket = ctx.registry().socketOf(audience);
+        if (socket == null) {
+            return;
+        }
+        if (audience.equals(after.intent().target()) && !audience.equals(after.intent().sender())) {
+            DeliverySession session = session(audience);
+            if (session == null || !session.incarnation().equals(after.intent().targetIncarnation())) {
+                return;
+            }
+        }
+        sendNotification(socket, after.notificationId(), notification);
+    }
+
+    private void sendNotification(Connection socket, String notificationId, JsonObject stored) {
+        long seq = book.notificationSeq(notificationId);
+        socket.send(DeliveryFrames.withSeq(stored, seq)).thenAccept(ok -> {
+            if (Boolean.TRUE.equals(ok)) {
+                markDelivered(notificationId);
+            }
+        });
+    }
+
+    private void sendOffer(DeliverySession session, Aggregate a) {
+        String id = a.notificationId();
+        session.connection().send(a.offer()).thenAccept(ok -> {
+            if (Boolean.TRUE.equals(ok)) {
+                markDelivered(Aggregate.notificationId(a.operationKey(), 1));
+            }
+        });
+    }
+
+    // ---- replies ----
+
+    private void sendStatus(Connection connection, String viewer, String key) {
+        Aggregate a = book.get(key);
+        DeliverySession live = session(a.intent().target());
+        boolean reachable = live != null && live.incarnation().equals(a.intent().targetIncarnation());
+        connection.send(frames.status(viewer, a, reachable));
+    }
+
+    private void refuse(Connection connection, String target, Refusal refusal) {
+        count(refusal.reasonCode());
+        connection.send(frames.refused(target, refusal));
+    }
+
+    private void journalFailed(Connection connection, String target, Throwable failure) {
+        LOG.log(Level.WARNING, "delivery: journal append failed; change not applied: " + failure.getClass().getSimpleName());
+        connection.send(ctx.frames().errorText(target, "Delivery change could not be made durable; retry later."));
+    }
+
+    private void track(String key, CompletableFuture<long[]> commit) {
+        pendingCommits.put(key, commit);
+        commit.whenComplete((seqs, failure) -> pendingCommits.remove(key, commit));
+    }
+
+    /** Completes once the last change made to {@code key} so far has committed (or failed). */
+    private CompletableFuture<Void> afterCommit(String key) {
+        CompletableFuture<?> pending = pendingCommits.get(key);
+        return pending == null ? DONE : pending.handle((ok, failure) -> null);
+    }
+
+    private void markDelivered(String notificationId) {
+        deliveredIds.add(notificationId);
+        if (markScheduled.compareAndSet(false, true)) {
+            try {
+                ctx.blocking().execute(this::flushDelivered);
+            } catch (RuntimeException rejected) {
+                markScheduled.set(false);
+            }
+        }
+    }
+
+    /** Marks accepted notification writes delivered, many per database transaction. */
+    private void flushDelivered() {
+        markScheduled.set(false);
+        List<String> ids = new ArrayList<>();
+        String id;
+        while ((id = deliveredIds.poll()) != null) {
+            ids.add(id);
+            if (ids.size() >= 500) {
+                mark(ids);
+                ids = new ArrayList<>();
+            }
+        }
+        mark(ids);
+    }
+
+    private void mark(List<String> ids) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        try {
+            ctx.journal().markDelivered(ids);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "delivery: " + ids.size() + " notifications not marked delivered (they may be re-sent)", e);
+        }
+    }
+
+    private void count(String reasonCode) {
+        refusals.computeIfAbsent(reasonCode, code -> new LongAdder()).increment();
+    }
+
+    // ---- metrics ----
+
+    /** Open requests per stage. */
+    public Map<Stage, Integer> openByStage() {
+        return book.openByStage();
+    }
+
+    /** Offers pending: requests still queued. */
+    public int offersPending() {
+        return book.openByStage().getOrDefault(Stage.QUEUED, 0);
+    }
+
+    /** Sweeps run since start. */
+    public long sweeps() {
+        return sweeps.sum();
+    }
+
+    /** Refusals by reason code since start. */
+    public Map<String, Long> refusals() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        refusals.forEach((code, n) -> out.put(code, n.sum()));
+        return out;
+    }
+
+    /** Requests whose journal rows could not be decoded at start-up. */
+    public int quarantined() {
+        return quarantined;
+    }
+
+    /** The book (tests). */
+    DeliveryBook book() {
+        return book;
+    }
+}

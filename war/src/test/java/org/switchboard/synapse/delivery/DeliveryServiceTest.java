@@ -1,0 +1,235 @@
+package org.switchboard.synapse.delivery;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.InMemoryJournal;
+import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.TestHub;
+
+/** The delivery feature end to end on the plain-Java hub with an in-memory journal. */
+class DeliveryServiceTest {
+
+    static final String TOKEN = "ab".repeat(32);
+    static final String INC = DeliveryDigests.incarnation(TOKEN);
+    static final double NOW = 1_767_225_600.0;
+
+    static JsonObjectBuilder recipientFields(String token) {
+        return Json.createObjectBuilder().add("protocol_version", 3).add("delivery_session_token", token)
+                .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native").add("next_turn", "emulated"));
+    }
+
+    static JsonObjectBuilder request(String id, String incarnation) {
+        return Json.createObjectBuilder().add("type", "delivery_request").add("target", "builder").add("payload", "")
+                .add("protocol_version", 3).add("request_id", id).add("idempotency_key", "ik-" + id)
+                .add("target_incarnation", incarnation).add("mode", "steer")
+                .add("allowed_fallbacks", Json.createArrayBuilder().add("follow_up")).add("task_id", "T-42")
+                .add("body", "secret body " + id).add("deadline", NOW + 600.0);
+    }
+
+    static JsonObjectBuilder report(String type, JsonObject offer, String mutation, JsonObjectBuilder evidence) {
+        return Json.createObjectBuilder().add("type", type).add("target", "System").add("protocol_version", 3)
+                .add("operation_key", offer.getString("operation_key")).add("request_id", offer.getString("request_id"))
+                .add("task_id", offer.getString("task_id")).add("mutation_id", mutation).add("evidence", evidence);
+    }
+
+    static TestHub.Client sender(TestHub hub) {
+        return hub.register("planner", Json.createObjectBuilder().add("protocol_version", 3));
+    }
+
+    @Test
+    void registrationBindsASessionAndNeverEchoesTheToken() {
+        TestHub hub = new TestHub();
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        JsonObject session = builder.peer().lastOfType("delivery_session");
+        assertEquals(INC, session.getString("incarnation"));
+        assertEquals(3, session.getInt("protocol_version"));
+        assertEquals("native", session.getJsonObject("capabilities").getString("follow_up"));
+        TestHub.Client planner = sender(hub);
+        planner.send(TestHub.frame("who_request", "System", ""));
+        JsonObject who = planner.peer().lastOfType("who_snapshot");
+        assertEquals(INC, who.getJsonObject("delivery_sessions").getJsonObject("builder").getString("incarnation"));
+        TestHub.Client old = hub.register("old", null);
+        old.send(TestHub.frame("who_request", "System", ""));
+        assertFalse(old.peer().lastOfType("who_snapshot").containsKey("delivery_sessions"));
+        for (TestHub.Client c : List.of(builder, planner, old)) {
+            assertFalse(c.peer().frames().toString().contains(TOKEN));
+        }
+        for (JournalEvent e : hub.journal.events()) {
+            assertFalse(e.payload().toString().contains(TOKEN));
+        }
+    }
+
+    @Test
+    void refusedRegistrationsCloseWith4020() {
+        TestHub hub = new TestHub();
+        TestHub.Client badVersion = hub.register("r1", recipientFields(TOKEN).add("protocol_version", 2));
+        assertEquals("unsupported_protocol", badVersion.peer().lastOfType("error").getString("reason_code"));
+        assertEquals(4020, badVersion.peer().closeCode());
+        TestHub.Client upper = hub.register("r2", recipientFields(TOKEN.toUpperCase()));
+        assertEquals("invalid_shape", upper.peer().lastOfType("error").getString("reason_code"));
+        TestHub.Client later = sender(hub);
+        later.send(TestHub.frame("chat", "all", "hi").add("delivery_session_token", TOKEN));
+        assertEquals("invalid_shape", later.peer().lastOfType("error").getString("reason_code"));
+        assertEquals(4020, later.peer().closeCode());
+        TestHub noJournal = new TestHub(SynapseSettings.defaults(), null);
+        TestHub.Client r = noJournal.register("r3", recipientFields(TOKEN));
+        assertEquals("unsupported_profile", r.peer().lastOfType("error").getString("reason_code"));
+        assertEquals(4020, r.peer().closeCode());
+    }
+
+    @Test
+    void requestOfferStagesAndOutcomeWithBothFactsKeptWhenCancelRaces() {
+        TestHub hub = new TestHub();
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC));
+        JsonObject status = planner.peer().lastOfType("delivery_status");
+        assertEquals("queued", status.getString("stage"));
+        assertEquals("follow_up", status.getString("selected_mode"));
+        assertEquals("native", status.getString("quality"));
+        assertTrue(status.getBoolean("receiver_reachable"));
+        assertTrue(status.getJsonNumber("latest_event_seq").longValue() > 0);
+        JsonObject offer = builder.peer().lastOfType("delivery_offer");
+        assertEquals("planner", offer.getString("sender"));
+        assertEquals("delivery:" + offer.getString("operation_key") + ":1", offer.getString("notification_id"));
+        assertEquals(DeliveryDigests.operationKey(hub.hub.hubId(), "planner", "rq-1"), offer.getString("operation_key"));
+        assertNotNull(hub.journal.last(DeliveryJournal.ACCEPTED));
+        assertNotNull(hub.journal.last(DeliveryJournal.QUEUED));
+
+        builder.send(report("delivery_boundary", offer, "b-1", Json.createObjectBuilder().add("boundary", "turn-end")));
+        assertEquals("boundary_delivered", builder.peer().lastOfType("delivery_status").getString("stage"));
+        JsonObject pushed = planner.peer().last(f -> f.containsKey("audience"));
+        assertEquals("boundary_delivered", pushed.getString("stage"));
+        assertEquals("recipient", pushed.getString("source"));
+        builder.send(report("delivery_ack", offer, "a-1", Json.createObjectBuilder().add("receipt_id", "r-1")));
+        planner.send(Json.createObjectBuilder().add("type", "delivery_cancel").add("protocol_version", 3)
+                .add("operation_key", offer.getString("operation_key")).add("mutation_id", "c-1"));
+        JsonObject cancelNote = builder.peer().last(f -> f.containsKey("audience") && f.getString("source").equals("sender"));
+        assertTrue(cancelNote.getBoolean("cancel_requested"));
+        builder.send(report("delivery_outcome", offer, "o-1", Json.createObjectBuilder().add("executor_ref", "turn-1")
+                .add("outcome_code", "ok")).add("stage", "completed"));
+        JsonObject done = builder.peer().lastOfType("delivery_status");
+        assertEquals("completed", done.getString("stage"));
+        assertTrue(done.getBoolean("cancel_requested"));
+        assertTrue(done.getBoolean("task_completed"));
+        assertTrue(done.getBoolean("boundary_delivered"));
+        assertTrue(done.getBoolean("explicitly_acknowledged"));
+        // replaying the same outcome is answered from the ledger without a new event
+        int events = hub.journal.events().size();
+        builder.send(report("delivery_outcome", offer, "o-1", Json.createObjectBuilder().add("executor_ref", "turn-1")
+                .add("outcome_code", "ok")).add("stage", "completed"));
+        assertEquals(events, hub.journal.events().size());
+        builder.send(report("delivery_outcome", offer, "o-1", Json.createObjectBuilder().add("executor_ref", "turn-2")
+                .add("outcome_code", "ok")).add("stage", "completed"));
+        assertEquals("id_conflict", builder.peer().lastOfType("delivery_refused").getString("reason_code"));
+        builder.send(report("delivery_outcome", offer, "o-2", Json.createObjectBuilder().add("executor_ref", "turn-1")
+                .add("outcome_code", "ok")).add("stage", "failed"));
+        assertEquals("invalid_transition", builder.peer().lastOfType("delivery_refused").getString("reason_code"));
+        planner.send(Json.createObjectBuilder().add("type", "delivery_cancel").add("protocol_version", 3)
+                .add("operation_key", offer.getString("operation_key")).add("mutation_id", "c-2"));
+        assertEquals("invalid_transition", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+    }
+
+    @Test
+    void retryIsIdempotentAndChangedContentConflicts() {
+        TestHub hub = new TestHub();
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC));
+        int events = hub.journal.events().size();
+        planner.send(request("rq-1", INC));
+        assertEquals(events, hub.journal.events().size());
+        assertEquals(2, builder.peer().ofType("delivery_offer").size());
+        assertEquals(builder.peer().ofType("delivery_offer").get(0), builder.peer().ofType("delivery_offer").get(1));
+        planner.send(request("rq-1", INC).add("body", "other"));
+        JsonObject refused = planner.peer().lastOfType("delivery_refused");
+        assertEquals("id_conflict", refused.getString("reason_code"));
+        assertFalse(refused.toString().contains("other"));
+    }
+
+    @Test
+    void capsTaskControlAndRecipientChecks() {
+        TestHub hub = new TestHub();
+        hub.register("builder", Json.createObjectBuilder().add("protocol_version", 3).add("delivery_session_token", TOKEN)
+                .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native").add("steer", "native")));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-s", INC));
+        assertEquals("unauthorised_requester", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+        for (int i = 0; i < 16; i++) {
+            planner.send(request("rq-" + i, INC).add("mode", "follow_up").remove("allowed_fallbacks"));
+        }
+        assertEquals(16, planner.peer().ofType("delivery_status").size());
+        planner.send(request("rq-16", INC).add("mode", "follow_up").remove("allowed_fallbacks"));
+        assertEquals("recipient_queue_full", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+        planner.send(request("rq-x", "0".repeat(64)).add("mode", "follow_up").remove("allowed_fallbacks"));
+        assertEquals("stale_incarnation", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+        planner.send(request("rq-y", INC).add("target", "nobody"));
+        assertEquals("unavailable_recipient", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+        planner.send(request("rq-z", INC).add("mode", "interrupt").add("allowed_fallbacks", Json.createArrayBuilder().add("next_turn")));
+        assertEquals("unsupported_mode", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
+        TestHub.Client v2 = hub.register("v2", null);
+        v2.send(request("rq-v2", INC));
+        assertEquals("unsupported_protocol", v2.peer().lastOfType("delivery_refused").getString("reason_code"));
+        assertEquals("rq-v2", v2.peer().lastOfType("delivery_refused").getString("request_id"));
+    }
+
+    @Test
+    void expirySupersedeAndReplayAfterRestart() {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC).add("deadline", NOW + 10.0));
+        planner.send(request("rq-2", INC));
+        JsonObject offer2 = builder.peer().ofType("delivery_offer").get(1);
+        builder.disconnect();
+        planner.disconnect();
+
+        TestHub restarted = new TestHub(journal);
+        TestHub.Client again = restarted.register("builder", recipientFields(TOKEN));
+        List<JsonObject> offers = again.peer().ofType("delivery_offer");
+        assertEquals(2, offers.size());
+        assertEquals(offer2, offers.get(1));
+        restarted.advance(11);
+        restarted.hub.delivery().sweep();
+        TestHub.Client planner2 = sender(restarted);
+        JsonObject expired = planner2.peer().last(f -> f.containsKey("audience") && "expired".equals(f.getString("stage")));
+        assertEquals("hub", expired.getString("source"));
+        assertEquals(offers.get(0).getString("operation_key"), expired.getString("operation_key"));
+        // a new token supersedes the still-open request of the old incarnation
+        again.disconnect();
+        TestHub.Client fresh = restarted.register("builder", recipientFields("cd".repeat(32)));
+        JsonObject superseded = planner2.peer().last(f -> f.containsKey("audience") && "superseded".equals(f.getString("stage")));
+        assertEquals(offer2.getString("operation_key"), superseded.getString("operation_key"));
+        assertTrue(fresh.peer().ofType("delivery_offer").isEmpty());
+    }
+
+    @Test
+    void anotherHubsJournalRefusesToStart() {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        hub.register("builder", recipientFields(TOKEN));
+        sender(hub).send(request("rq-1", INC));
+        SynapseSettings renamed = SynapseSettings.builder().configuredHubId("hub-other").build();
+        assertThrows(DeliveryJournal.HubIdentityMismatch.class, () -> new TestHub(renamed, journal));
+    }
+
+    @Test
+    void anUndecodableRowQuarantinesItsRequestOnly() {
+        DeliveryBook book = new DeliveryBook();
+        JsonObject bogus = Json.createObjectBuilder().add("operation_key", "a".repeat(64)).add("stage", "queued").build();
+        assertEquals("a".repeat(64), DeliveryJournal.replay(new JournalEvent(1, DeliveryJournal.QUEUED, bogus, NOW), book, "h"));
+        assertNull(DeliveryJournal.replay(new JournalEvent(2, "chat", bogus, NOW), book, "h"));
+    }
+}
