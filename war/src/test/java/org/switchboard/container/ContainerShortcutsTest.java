@@ -115,6 +115,12 @@ class ContainerShortcutsTest {
         assertSame(upgrade, auto.interceptUpgrade(upgrade, c -> c));
         assertFalse(auto.resizeWriteBuffer(recording(ServletResponse.class), 512));
         assertNull(auto.channel(recording(ServletRequest.class)));
+        IdleTimerBypass timer = new IdleTimerBypass(Thread::new);
+        try {
+            assertFalse(auto.replaceSessionTimer(session, timer), "a session that is not Tyrus's keeps its timer");
+        } finally {
+            timer.shutdownNow();
+        }
     }
 
     @Test
