@@ -72,9 +72,8 @@ public final class WebSocketPeer implements Peer {
     private volatile boolean overflowed;
 
     /**
-     * Wraps an open session; {@code rechecks} polls a raw write that the socket could not take at
-     * once (a slow reader), since Tyrus's raw send reports completion only through a plain future;
-     * null keeps the standard send API.
+     * Wraps an open session on the portable path (no container shortcuts: the standard send API);
+     * {@code rechecks} runs the close of a peer whose reader fell too far behind.
      */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks) {
         this(session, remoteHost, rechecks, defaultOutboundMaxBytes);
@@ -85,7 +84,11 @@ public final class WebSocketPeer implements Peer {
         this(session, remoteHost, rechecks, outboundMaxBytes, PORTABLE);
     }
 
-    /** As above, sending through the container's {@code shortcuts} (raw frame writes, quiet context loader). */
+    /**
+     * As above, sending through the container's {@code shortcuts} (raw frame writes, quiet context loader);
+     * {@code rechecks} also polls a raw write that the socket could not take at once (a slow reader), since
+     * Tyrus's raw send reports completion only through a plain future; null keeps the standard send API.
+     */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, ContainerShortcuts shortcuts) {
         this(session, remoteHost, rechecks, defaultOutboundMaxBytes, shortcuts);
     }
