@@ -11,7 +11,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.properties.HasName;
+import com.tngtech.archunit.core.domain.properties.HasOwner;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
@@ -37,7 +40,8 @@ class ArchitectureTest {
 
     /** Shared by both protocols: what {@code synapse} and {@code redsyn} may both use. */
     private static final String[] SHARED = {"org.switchboard.crypto..", "org.switchboard.json..",
-            "org.switchboard.journal..", "org.switchboard.logging..", "org.switchboard.messaging.."};
+            "org.switchboard.journal..", "org.switchboard.logging..", "org.switchboard.messaging..",
+            "org.switchboard.container.."};
 
     /** Where transport classes and the wiring that builds them live. */
     private static final String[] TRANSPORT_PACKAGES = {"org.switchboard.redsyn.api..", "org.switchboard.synapse.hub..",
@@ -104,6 +108,19 @@ class ArchitectureTest {
             .and().resideOutsideOfPackage("org.switchboard.synapse.hub..")
             .should().dependOnClassesThat().resideInAPackage("org.switchboard.synapse.hub..")
             .because("synapse.hub builds every feature; features reach the running hub through SynapseContextSource");
+
+    /** Opening private members is how code reaches into container internals: only the container seam may. */
+    private static final DescribedPredicate<JavaCall<?>> OPENS_PRIVATE_MEMBERS = JavaCall.Predicates.target(
+            HasName.Predicates.nameMatching("setAccessible|trySetAccessible|getDeclaredFields?|getDeclaredMethods?"))
+            .and(JavaCall.Predicates.target(HasOwner.Predicates.With.owner(
+                    assignableTo(java.lang.reflect.AccessibleObject.class).or(JavaClass.Predicates.equivalentTo(Class.class)))))
+            .as("setAccessible, getDeclaredField or getDeclaredMethod");
+
+    @ArchTest
+    static final ArchRule onlyTheContainerSeamReachesIntoContainers = noClasses().that()
+            .resideOutsideOfPackage("org.switchboard.container..")
+            .should().callMethodWhere(OPENS_PRIVATE_MEMBERS)
+            .because("container shortcuts live behind org.switchboard.container.ContainerShortcuts (issue 15)");
 
     @ArchTest
     static final ArchRule entitiesDependOnNoServiceOrTransport = noClasses().that().areAnnotatedWith(Entity.class)

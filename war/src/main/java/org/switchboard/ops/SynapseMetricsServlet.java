@@ -7,6 +7,8 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.switchboard.container.ContainerSeam;
+import org.switchboard.container.ShortcutStatus;
 import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseCounters;
 import org.switchboard.synapse.hub.SynapseHub;
@@ -21,6 +23,9 @@ public class SynapseMetricsServlet extends HttpServlet {
 
     @Inject
     transient SynapseRuntime runtime;
+
+    @Inject
+    transient ContainerSeam seam;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -68,6 +73,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
+        containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.getOutputStream().write(out.toString().getBytes(StandardCharsets.UTF_8));
@@ -87,6 +93,17 @@ public class SynapseMetricsServlet extends HttpServlet {
                     .append(refused.getOrDefault(code, 0L)).append('\n');
         }
         gauge(out, "synapse_delivery_quarantined_rows", "Delivery journal rows that could not be decoded at start-up.", delivery.quarantined());
+    }
+
+    /** One line per container shortcut: 1 when engaged, 0 when the portable path is taken (see operator-guide.md). */
+    private void containerShortcuts(StringBuilder out) {
+        String name = "switchboard_container_shortcut_active";
+        out.append("# HELP ").append(name).append(" Whether a container shortcut is engaged (1) or the portable path is taken (0).\n")
+                .append("# TYPE ").append(name).append(" gauge\n");
+        for (ShortcutStatus status : seam.shortcuts().statuses()) {
+            out.append(name).append("{name=\"").append(status.shortcut().metricName()).append("\"} ")
+                    .append(status.active() ? 1 : 0).append('\n');
+        }
     }
 
     private static long featureCounter(SynapseHub hub, String metric) {

@@ -10,6 +10,7 @@ import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.servlet.ServletRequest;
@@ -28,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.container.ContainerSeam;
 import org.switchboard.redsyn.message.MessageQueued;
 
 /**
@@ -49,6 +51,9 @@ public class InboxWaiters {
 
     @Resource
     ManagedThreadFactory threads;
+
+    @Inject
+    ContainerSeam seam;
 
     private final Map<Long, Set<Waiter>> byAgent = new ConcurrentHashMap<>();
     private final AtomicInteger parked = new AtomicInteger();
@@ -87,7 +92,7 @@ public class InboxWaiters {
         if (watch == null) {
             return PollConnection.UNKNOWN;
         }
-        SocketChannel channel = ServletChannels.of(request);
+        SocketChannel channel = seam.shortcuts().channel(request);
         if (channel == null && request != null && !toldNoChannel.getAndSet(true)) {
             LOG.info(() -> "REDSYN long polls: no access to the connection under " + request.getClass().getName() + " ("
                     + request.getProtocol() + "); a poll whose client left is released only when its wait ends");

@@ -11,8 +11,9 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import org.switchboard.container.ContainerSeam;
+import org.switchboard.container.ContainerShortcuts;
 import org.switchboard.synapse.SynapseSettings;
-import org.switchboard.synapse.session.ContainerWriteBuffer;
 import org.switchboard.synapse.session.FrameGateUpgrade;
 import org.switchboard.synapse.session.FrameSizeLimit;
 import org.switchboard.synapse.session.HandshakeGuard;
@@ -31,10 +32,13 @@ public class HandshakeGuardFilter extends HttpFilter {
     @Inject
     SynapseConfig config;
 
+    @Inject
+    transient ContainerSeam seam;
+
     private transient volatile Settings settings;
 
-    /** The handshake rules, the write buffer size and the frame limit, read from the configuration once. */
-    private record Settings(HandshakeGuard rules, int writeBufferBytes, int maxFrameBytes) {
+    /** The handshake rules, the write buffer size, the frame limit and the container's shortcuts, read once. */
+    private record Settings(HandshakeGuard rules, int writeBufferBytes, int maxFrameBytes, ContainerShortcuts shortcuts) {
     }
 
     @Override
@@ -50,9 +54,9 @@ public class HandshakeGuardFilter extends HttpFilter {
                 isLoopback(request.getLocalAddr()))) {
             int writeBuffer = current.writeBufferBytes();
             if (writeBuffer > 0) {
-                ContainerWriteBuffer.resize(response, writeBuffer);
+                current.shortcuts().resizeWriteBuffer(response, writeBuffer);
             }
-            chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes()), response);
+            chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes(), current.shortcuts()), response);
             return;
         }
         response.setStatus(HttpServletResponse.SC_FORBIDDEN);
@@ -67,7 +71,8 @@ public class HandshakeGuardFilter extends HttpFilter {
         if (current == null) {
             SynapseSettings configured = config.settings();
             current = new Settings(new HandshakeGuard(configured.advertisedHost(), configured.allowedOrigins()),
-                    configured.websocketWriteBufferBytes(), FrameSizeLimit.ofKib(configured.maxFrameKib()).maxBytes());
+                    configured.websocketWriteBufferBytes(), FrameSizeLimit.ofKib(configured.maxFrameKib()).maxBytes(),
+                    seam.shortcuts());
             this.settings = current;
         }
         return current;

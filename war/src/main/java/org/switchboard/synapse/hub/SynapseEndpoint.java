@@ -10,10 +10,11 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.container.ContainerSeam;
+import org.switchboard.container.ContainerShortcuts;
 import org.switchboard.logging.LogSafe;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubFrames;
@@ -41,23 +42,30 @@ public class SynapseEndpoint {
     @Inject
     SynapseRuntime runtime;
 
+    @Inject
+    ContainerSeam seam;
+
+    /** The container's shortcuts, fetched once per socket (they are chosen once, at start). */
+    private ContainerShortcuts shortcuts;
+
     /** This socket's frame limit (the container makes one endpoint instance per socket). */
     private FrameSizeLimit frameLimit = FrameSizeLimit.ofKib(MAX_FRAME_BYTES / 1024);
 
     @OnOpen
     public void onOpen(Session session, EndpointConfig config) {
+        shortcuts = seam.shortcuts();
         enter();
         if (runtime.refusesToServe()) {
             close(session, CloseReason.CloseCodes.VIOLATED_POLICY, REASON_POSTURE);
             return;
         }
-        runtime.sessionTimers().install(session);
+        shortcuts.replaceSessionTimer(session, runtime.sessionTimers());
         session.setMaxIdleTimeout(0);
         frameLimit = FrameSizeLimit.ofKib(runtime.hub().context().settings().maxFrameKib());
         session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
         session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
-        Connection connection = new Connection(new WebSocketPeer(session, remoteHost(session),
-                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null),
+        Connection connection = new Connection(new WebSocketPeer(session, shortcuts.remoteAddress(session),
+                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts),
                 HubFrames.wallClock());
         session.getUserProperties().put(CONNECTION, connection);
         if (runtime.hub().opened(connection)) {
@@ -86,15 +94,15 @@ public class SynapseEndpoint {
      * Tyrus reschedules the session idle timer on a managed executor for every frame it reads,
      * before calling this endpoint; the executor scans the thread's context class loader for
      * context providers each time. Leaving an empty context loader on the I/O thread between
-     * frames makes that scan free; the servlet container sets its own loader for every HTTP
-     * request, and this endpoint restores the application's loader on entry.
+     * frames makes that scan free (the quiet-context shortcut); the servlet container sets its own
+     * loader for every HTTP request, and this endpoint restores the application's loader on entry.
      */
-    private static void quietBetweenFrames() {
-        Thread.currentThread().setContextClassLoader(WebSocketPeer.QUIET_CONTEXT);
+    private void quietBetweenFrames() {
+        shortcuts.quietContext();
     }
 
-    private static void enter() {
-        Thread.currentThread().setContextClassLoader(APPLICATION_LOADER);
+    private void enter() {
+        shortcuts.restoreContext(APPLICATION_LOADER);
     }
 
     @OnMessage
@@ -154,22 +162,5 @@ public class SynapseEndpoint {
 
     private static Connection connection(Session session) {
         return (Connection) session.getUserProperties().get(CONNECTION);
-    }
-
-    /** Remote host from the container (Tyrus exposes it as a user property or on the session). */
-    private static String remoteHost(Session session) {
-        Object address = session.getUserProperties().get("jakarta.websocket.endpoint.remoteAddress");
-        if (address instanceof InetSocketAddress inet) {
-            return inet.getAddress() != null ? inet.getAddress().getHostAddress() : inet.getHostString();
-        }
-        try {
-            Object remote = session.getClass().getMethod("getRemoteAddr").invoke(session);
-            if (remote != null) {
-                return remote.toString();
-            }
-        } catch (ReflectiveOperationException | RuntimeException ignored) {
-            // not Tyrus: fall through
-        }
-        return "unknown";
     }
 }

@@ -1,63 +1,34 @@
 package org.switchboard.synapse.session;
 
 import jakarta.servlet.ReadListener;
-import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import jakarta.servlet.http.HttpUpgradeHandler;
 import jakarta.servlet.http.WebConnection;
 import java.io.IOException;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.switchboard.container.ContainerShortcuts;
 
 /**
- * Puts a {@link FrameGate} between the socket and the WebSocket container: the container's upgrade
- * handler is created as usual and handed to it, but the servlet container runs this handler, which
- * gives the container's one a connection whose input passes through the gate. Installed by
- * {@code hub.HandshakeGuardFilter} through {@link #gate}; on any container it cannot wrap, the upgrade
- * proceeds unchanged (and frames over 4 MiB fail as that container decides).
+ * Puts a {@link FrameGate} between the socket and the WebSocket container: through the container's
+ * upgrade-frame-gate shortcut ({@link ContainerShortcuts#interceptUpgrade}) the WebSocket container's
+ * upgrade handler is given a connection whose input passes through the gate. Installed by
+ * {@code hub.HandshakeGuardFilter} through {@link #gate}; where the shortcut is off the upgrade
+ * proceeds unchanged, and whole messages over the limit are still closed with 1009 by the endpoint
+ * (frames over 4 MiB fail as that container decides).
  */
-public class FrameGateUpgrade implements HttpUpgradeHandler {
+public final class FrameGateUpgrade {
 
-    private static final Logger LOG = Logger.getLogger(FrameGateUpgrade.class.getName());
-
-    private HttpUpgradeHandler inner;
-    private long maxMessageBytes;
-
-    /** Created by the servlet container on upgrade. */
-    public FrameGateUpgrade() {
+    private FrameGateUpgrade() {
     }
 
-    /** {@code request}, whose WebSocket upgrade will read through a gate of {@code maxMessageBytes}. */
-    public static HttpServletRequest gate(HttpServletRequest request, long maxMessageBytes) {
-        return new HttpServletRequestWrapper(request) {
-            @Override
-            public <T extends HttpUpgradeHandler> T upgrade(Class<T> handlerClass) throws IOException, ServletException {
-                T handler;
-                try {
-                    handler = handlerClass.getDeclaredConstructor().newInstance();
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    LOG.log(Level.FINE, "upgrade handler not created here; frames pass ungated", e);
-                    return super.upgrade(handlerClass);
-                }
-                FrameGateUpgrade outer = super.upgrade(FrameGateUpgrade.class);
-                outer.inner = handler;
-                outer.maxMessageBytes = maxMessageBytes;
-                return handler;
-            }
-        };
+    /** {@code request}, whose WebSocket upgrade will read through a gate of {@code maxMessageBytes} where the container allows. */
+    public static HttpServletRequest gate(HttpServletRequest request, long maxMessageBytes, ContainerShortcuts shortcuts) {
+        return shortcuts.interceptUpgrade(request, connection -> gated(connection, maxMessageBytes));
     }
 
-    @Override
-    public void init(WebConnection connection) {
-        inner.init(new GatedConnection(connection, new FrameGate(maxMessageBytes)));
-    }
-
-    @Override
-    public void destroy() {
-        inner.destroy();
+    /** {@code connection} with its input read through a fresh gate of {@code maxMessageBytes}. */
+    static WebConnection gated(WebConnection connection, long maxMessageBytes) {
+        return new GatedConnection(connection, new FrameGate(maxMessageBytes));
     }
 
     /** The container's connection with its input read through the gate. */

@@ -18,6 +18,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.container.ContainerShortcuts;
+import org.switchboard.container.PortableShortcuts;
+import org.switchboard.container.RawFrameWriter;
 import org.switchboard.journal.CompletionBatch;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
@@ -27,8 +30,8 @@ import org.switchboard.synapse.Peer;
  * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
  * flight, so no caller ever blocks on a slow socket; a write not drained within 5 s closes the
  * socket with 1013 (§6.4), and so does a reader that lets more than {@code hub.outbound-max-bytes} of
- * frames pile up ({@link OutboundBound}). On Tyrus the frames queued behind a write go out together as one raw
- * write ({@link RawFrameSender}); elsewhere each goes through the standard async send.
+ * frames pile up ({@link OutboundBound}). Where the container offers raw frame writes ({@link ContainerShortcuts#rawFrames})
+ * the frames queued behind a write go out together as one raw write; elsewhere each goes through the standard async send.
  */
 public final class WebSocketPeer implements Peer {
 
@@ -51,22 +54,16 @@ public final class WebSocketPeer implements Peer {
     /** How often a raw write the socket has not taken yet is checked again. */
     private static final long RAW_RECHECK_MICROS = 500;
 
-    /**
-     * A class loader that sees no resources. On Payara every Tyrus send reschedules the session's
-     * idle-timeout task on a managed executor, which captures thread context with a ServiceLoader
-     * scan of the thread's context class loader (the whole server class path) — measured as most
-     * of the send cost. Sending with this loader as context makes that scan empty; nothing in the
-     * send path loads application classes through the context loader.
-     */
-    public static final ClassLoader QUIET_CONTEXT = new ClassLoader(null) {
-    };
+    /** Peers built without the container's shortcuts take the portable path. */
+    private static final ContainerShortcuts PORTABLE = new PortableShortcuts("not given to this peer");
 
     private final Session session;
     private final String id;
     private final String remoteHost;
     private final ConcurrentLinkedQueue<Outbound> queue = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean writing = new AtomicBoolean();
-    private final RawFrameSender raw;
+    private final RawFrameWriter raw;
+    private final ContainerShortcuts shortcuts;
     private final ScheduledExecutorService rechecks;
     private final OutboundBound bound;
     private volatile long writeStartedNanos;
@@ -75,9 +72,8 @@ public final class WebSocketPeer implements Peer {
     private volatile boolean overflowed;
 
     /**
-     * Wraps an open session; {@code rechecks} polls a raw write that the socket could not take at
-     * once (a slow reader), since Tyrus's raw send reports completion only through a plain future;
-     * null keeps the standard send API.
+     * Wraps an open session on the portable path (no container shortcuts: the standard send API);
+     * {@code rechecks} runs the close of a peer whose reader fell too far behind.
      */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks) {
         this(session, remoteHost, rechecks, defaultOutboundMaxBytes);
@@ -85,12 +81,27 @@ public final class WebSocketPeer implements Peer {
 
     /** As above, with at most {@code outboundMaxBytes} of frame text queued (see {@link OutboundBound}). */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, long outboundMaxBytes) {
+        this(session, remoteHost, rechecks, outboundMaxBytes, PORTABLE);
+    }
+
+    /**
+     * As above, sending through the container's {@code shortcuts} (raw frame writes, quiet context loader);
+     * {@code rechecks} also polls a raw write that the socket could not take at once (a slow reader), since
+     * Tyrus's raw send reports completion only through a plain future; null keeps the standard send API.
+     */
+    public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, ContainerShortcuts shortcuts) {
+        this(session, remoteHost, rechecks, defaultOutboundMaxBytes, shortcuts);
+    }
+
+    private WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, long outboundMaxBytes,
+            ContainerShortcuts shortcuts) {
         this.bound = new OutboundBound(outboundMaxBytes);
         this.session = session;
         this.id = Long.toString(IDS.incrementAndGet());
         this.remoteHost = remoteHost;
         this.rechecks = rechecks;
-        this.raw = rechecks == null ? null : RawFrameSender.of(session);
+        this.shortcuts = shortcuts;
+        this.raw = rechecks == null ? null : shortcuts.rawFrames(session);
     }
 
     @Override
@@ -136,9 +147,7 @@ public final class WebSocketPeer implements Peer {
                 continue;
             }
             writeStartedNanos = System.nanoTime();
-            Thread thread = Thread.currentThread();
-            ClassLoader context = thread.getContextClassLoader();
-            thread.setContextClassLoader(QUIET_CONTEXT);
+            ClassLoader context = shortcuts.quietContext();
             try {
                 session.getAsyncRemote().sendText(next.text(), result -> {
                     finish(next, result.isOK());
@@ -154,7 +163,7 @@ public final class WebSocketPeer implements Peer {
                     return;
                 }
             } finally {
-                thread.setContextClassLoader(context);
+                shortcuts.restoreContext(context);
             }
         }
     }

@@ -11,36 +11,15 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpUpgradeHandler;
 import jakarta.servlet.http.WebConnection;
 import java.io.ByteArrayOutputStream;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.switchboard.container.PortableShortcuts;
 
 class FrameGateUpgradeTest {
-
-    /** Stands in for the WebSocket container's upgrade handler: keeps the connection it is given. */
-    public static final class ContainerHandler implements HttpUpgradeHandler {
-        WebConnection connection;
-        boolean destroyed;
-
-        public ContainerHandler() {
-        }
-
-        @Override
-        public void init(WebConnection connection) {
-            this.connection = connection;
-        }
-
-        @Override
-        public void destroy() {
-            destroyed = true;
-        }
-    }
 
     /** Non-blocking input that has {@code bytes} ready in reads of at most {@code chunk} bytes. */
     private static final class ScriptedInput extends ServletInputStream {
@@ -123,19 +102,6 @@ class FrameGateUpgradeTest {
         }
     }
 
-    /** A request whose upgrade instantiates the handler class, as the servlet container does; records what it made. */
-    private static HttpServletRequest containerRequest(List<HttpUpgradeHandler> made) {
-        return (HttpServletRequest) Proxy.newProxyInstance(HttpServletRequest.class.getClassLoader(),
-                new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("upgrade")) {
-                        HttpUpgradeHandler handler = (HttpUpgradeHandler) ((Class<?>) args[0]).getDeclaredConstructor().newInstance();
-                        made.add(handler);
-                        return handler;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
-    }
-
     /** Reads everything the container's handler would, the way Tyrus does: while ready, into fresh arrays. */
     private static byte[] drain(ServletInputStream in) throws Exception {
         ByteArrayOutputStream read = new ByteArrayOutputStream();
@@ -162,20 +128,15 @@ class FrameGateUpgradeTest {
 
     @Test
     void theContainerHandlerReadsTheClientStreamThroughTheGate() throws Exception {
-        List<HttpUpgradeHandler> made = new ArrayList<>();
-        HttpServletRequest gated = FrameGateUpgrade.gate(containerRequest(made), 1000);
-        ContainerHandler inner = gated.upgrade(ContainerHandler.class);
-        // the servlet container runs the gate; the WebSocket container gets its own handler back
-        assertEquals(1, made.size());
-        FrameGateUpgrade outer = (FrameGateUpgrade) made.get(0);
         byte[] ok = frame(0x81, 1000);
         byte[] tooBig = frame(0x82, 1001);
         byte[] stream = new byte[ok.length + tooBig.length];
         System.arraycopy(ok, 0, stream, 0, ok.length);
         System.arraycopy(tooBig, 0, stream, ok.length, tooBig.length);
         ScriptedInput client = new ScriptedInput(stream, 3); // headers arrive split over reads
-        outer.init(new Connection(client));
-        ServletInputStream seen = inner.connection.getInputStream();
+        // what the upgrade-frame-gate shortcut hands the WebSocket container's handler
+        WebConnection gated = FrameGateUpgrade.gated(new Connection(client), 1000);
+        ServletInputStream seen = gated.getInputStream();
         ReadListener listener = new ReadListener() {
             @Override
             public void onDataAvailable() {
@@ -201,7 +162,14 @@ class FrameGateUpgradeTest {
         assertEquals(FrameSizeLimit.REASON, new String(close, 8, reason.length, StandardCharsets.UTF_8));
         assertTrue(client.isFinished(), "the refused frame was read from the socket and dropped");
         assertFalse(seen.isReady());
-        outer.destroy();
-        assertTrue(inner.destroyed);
+    }
+
+    @Test
+    void withoutTheShortcutTheUpgradeRequestIsLeftAsItIs() {
+        HttpServletRequest request = (HttpServletRequest) Proxy.newProxyInstance(HttpServletRequest.class.getClassLoader(),
+                new Class<?>[] {HttpServletRequest.class}, (proxy, method, args) -> {
+                    throw new UnsupportedOperationException(method.getName());
+                });
+        assertSame(request, FrameGateUpgrade.gate(request, 1000, new PortableShortcuts("off")));
     }
 }

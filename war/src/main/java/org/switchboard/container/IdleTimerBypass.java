@@ -1,17 +1,12 @@
-package org.switchboard.synapse.session;
+package org.switchboard.container;
 
-import jakarta.websocket.Session;
-import java.lang.reflect.Field;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Gives each Tyrus session a plain timer instead of the container's managed scheduled executor.
@@ -21,13 +16,10 @@ import java.util.logging.Logger;
  * class loader for service files — measured as a third of the hub's CPU under SynapseChatBench.
  * This timer drops only that no-op (Tyrus's idle-timeout command scheduled with no delay: it does
  * nothing while the timeout is disabled) and runs every other task, including {@code execute} and
- * {@code submit}, on one thread from the container's thread factory. Other containers are left alone.
+ * {@code submit}, on one thread from the container's thread factory. {@link ContainerShortcuts#replaceSessionTimer}
+ * installs it where the container is Tyrus; elsewhere it is only the hub's plain timer for its own tasks.
  */
 public final class IdleTimerBypass extends ScheduledThreadPoolExecutor {
-
-    private static final Logger LOG = Logger.getLogger(IdleTimerBypass.class.getName());
-    private static final String TYRUS_FIELD = "service";
-    private volatile boolean warned;
 
     /** A timer whose one thread comes from {@code threads}. */
     public IdleTimerBypass(ThreadFactory threads) {
@@ -65,33 +57,6 @@ public final class IdleTimerBypass extends ScheduledThreadPoolExecutor {
 
     static boolean isIdleTimeoutCommand(Runnable command) {
         return command != null && command.getClass().getName().endsWith(TYRUS_IDLE_COMMAND);
-    }
-
-    /** Installs this timer on a Tyrus session; returns false (and changes nothing) for other sessions. */
-    public boolean install(Session session) {
-        for (Class<?> type = session.getClass(); type != null; type = type.getSuperclass()) {
-            if (!type.getName().startsWith("org.glassfish.tyrus.")) {
-                continue;
-            }
-            try {
-                Field field = type.getDeclaredField(TYRUS_FIELD);
-                if (!ScheduledExecutorService.class.isAssignableFrom(field.getType())) {
-                    break;
-                }
-                field.setAccessible(true);
-                field.set(session, this);
-                return true;
-            } catch (NoSuchFieldException e) {
-                // look in the superclass
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                if (!warned) {
-                    warned = true;
-                    LOG.log(Level.INFO, "cannot replace the Tyrus session timer; keeping the container's", e);
-                }
-                return false;
-            }
-        }
-        return false;
     }
 
     /** The future of a task that was never needed. */
