@@ -129,30 +129,6 @@ public class JournalStore {
     }
 
     /**
-     * Compacts the embedded H2 file's sparse chunks ({@link H2FileCompaction}); returns the chunks left,
-     * or -1 when the database is not an embedded H2 this application can reach.
-     */
-    public int compactFile(int targetFillRate, int maxWriteBytes) throws SQLException {
-        if (!H2FileCompaction.isAvailable()) {
-            return -1;
-        }
-        try (Connection connection = dataSource.getConnection()) {
-            return H2FileCompaction.applies(connection)
-                    ? H2FileCompaction.compact(connection, targetFillRate, maxWriteBytes) : -1;
-        }
-    }
-
-    /** What the pool's connection unwraps to, for a diagnostic: class names and class loaders. */
-    public String describeConnection() {
-        try (Connection connection = dataSource.getConnection()) {
-            String ours = H2FileCompaction.isAvailable() ? H2FileCompaction.describe(connection) : "H2 classes not visible";
-            return "pool connection " + connection.getClass().getName() + "; " + ours;
-        } catch (SQLException | RuntimeException e) {
-            return "no connection: " + e;
-        }
-    }
-
-    /**
      * Drops the {@code (kind, seq)} index that earlier versions created. Reads page by seq and filter
      * kinds on the way (the mailbox asks for chat, nearly every row), while the index cost every commit
      * another B-tree leaf: 10–20% of H2's commit time in a measurement (benchmarks.md).

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PeriodicFileTaskTest {
+class PeriodicFileSyncTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -29,7 +29,7 @@ class PeriodicFileTaskTest {
     @Test
     void syncsRepeatedlyAtTheInterval() throws Exception {
         CountDownLatch threeSyncs = new CountDownLatch(3);
-        PeriodicFileTask sync = new PeriodicFileTask(threeSyncs::countDown, failures::add);
+        PeriodicFileSync sync = new PeriodicFileSync(threeSyncs::countDown, failures::add);
 
         assertTrue(sync.start(scheduler, 5));
         assertTrue(threeSyncs.await(5, TimeUnit.SECONDS), "three syncs within 5 s at a 5 ms interval");
@@ -43,7 +43,7 @@ class PeriodicFileTaskTest {
     @Test
     void aZeroIntervalNeverSyncs() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        PeriodicFileTask sync = new PeriodicFileTask(calls::incrementAndGet, failures::add);
+        PeriodicFileSync sync = new PeriodicFileSync(calls::incrementAndGet, failures::add);
 
         assertFalse(sync.start(scheduler, 0));
         assertFalse(sync.start(scheduler, -1));
@@ -56,7 +56,7 @@ class PeriodicFileTaskTest {
     void theFirstFailureIsReportedOnceAndStopsTheSchedule() throws Exception {
         SQLException refused = new SQLException("Admin rights are required for this operation");
         AtomicInteger calls = new AtomicInteger();
-        PeriodicFileTask sync = new PeriodicFileTask(() -> {
+        PeriodicFileSync sync = new PeriodicFileSync(() -> {
             calls.incrementAndGet();
             throw refused;
         }, failures::add);
