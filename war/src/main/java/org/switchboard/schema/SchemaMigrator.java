@@ -21,10 +21,17 @@ public final class SchemaMigrator {
     public static final String BASELINE_VERSION = "1";
 
     private final ClassLoader scripts;
+    private final String[] locationRoots;
 
     /** Reads the scripts from {@code scripts}, the application's class loader. */
     public SchemaMigrator(ClassLoader scripts) {
+        this(scripts, LOCATION_ROOT);
+    }
+
+    /** Reads the scripts of every {@code <root><vendor>} folder (tests add a folder of their own). */
+    public SchemaMigrator(ClassLoader scripts, String... locationRoots) {
         this.scripts = scripts;
+        this.locationRoots = locationRoots.clone();
     }
 
     /** What a migration did: the vendor folder used, the version before and after, scripts applied. */
@@ -55,7 +62,8 @@ public final class SchemaMigrator {
         }
         Flyway flyway = Flyway.configure(scripts)
                 .dataSource(dataSource)
-                .locations("classpath:" + LOCATION_ROOT + vendor)
+                .locations(java.util.Arrays.stream(locationRoots).map(root -> "classpath:" + root + vendor)
+                        .toArray(String[]::new))
                 // A database with tables but no history table was made by EclipseLink's DDL
                 // generation, whose schema V1 reproduces: record it as V1 instead of running V1.
                 .baselineOnMigrate(true)
