@@ -1,15 +1,19 @@
 package org.switchboard.schema;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Priority;
 import jakarta.annotation.Resource;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionManagement;
 import jakarta.ejb.TransactionManagementType;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import java.sql.SQLException;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
-import org.flywaydb.core.api.logging.LogFactory;
 
 /**
  * Applies the schema scripts to {@code jdbc/switchboard} when the application starts. Beans that
@@ -30,7 +34,6 @@ public class SchemaMigration {
 
     @PostConstruct
     void migrate() {
-        LogFactory.setLogCreator(new JulFlywayLog());
         long started = System.nanoTime();
         try {
             outcome = new SchemaMigrator(SchemaMigration.class.getClassLoader()).migrate(dataSource);
@@ -43,6 +46,15 @@ public class SchemaMigration {
                 + (o.baselined() ? " (tables made by an earlier release recorded as version "
                         + SchemaMigrator.BASELINE_VERSION + ")" : "")
                 + ", " + o.applied() + " script(s) applied in " + millis + " ms");
+    }
+
+    /**
+     * Runs before the application's own start-up observers (they start sweeps that query the
+     * database), whichever order the container starts singletons and fires the event in.
+     */
+    public void beforeOtherStartupObservers(
+            @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) @Initialized(ApplicationScoped.class) Object ignored) {
+        ensureCurrent();
     }
 
     /**
