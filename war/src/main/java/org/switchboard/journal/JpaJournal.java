@@ -24,6 +24,7 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.switchboard.schema.SchemaMigration;
 
 /**
  * The {@link Journal} on JPA: appends go through a {@link GroupCommitter} whose writer runs on a
@@ -47,6 +48,10 @@ public class JpaJournal implements Journal {
     @Inject
     JournalStore store;
 
+    /** The schema scripts run before the journal's first query (schema.md). */
+    @Inject
+    SchemaMigration schema;
+
     @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
     ManagedThreadFactory threads;
 
@@ -67,6 +72,7 @@ public class JpaJournal implements Journal {
 
     @PostConstruct
     void start() {
+        schema.ensureCurrent();
         boolean h2 = false;
         try {
             h2 = store.makeCommitsDurable();

@@ -27,8 +27,9 @@ import java.time.Duration;
         name = JmsWorkQueue.QUEUE,
         interfaceName = "jakarta.jms.Queue",
         resourceAdapter = JmsWorkQueue.RESOURCE_ADAPTER,
-        destinationName = JmsWorkQueue.QUEUE_NAME,
-        // The adapter's admin object reads the queue name from PhysicalName, not destinationName.
+        // The adapter's admin object (ActiveMQQueue) takes the queue name as PhysicalName. No
+        // destinationName: the container passes it on as a "Name" property, which ActiveMQQueue has
+        // no setter for (RAR8000/RAR7097 warnings on first use).
         properties = "PhysicalName=" + JmsWorkQueue.QUEUE_NAME)
 public class JmsWorkQueue implements WorkQueue {
 

@@ -19,6 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Starts the packaged hub exactly as the README does ({@code server-config/run-hub}), on a free
  * loopback port with its own data directory, and stops it gracefully or with {@code kill -9}.
+ * {@code -Dhub.db=postgresql} gives each hub its own database on a PostgreSQL server the tests start
+ * ({@link ExternalServices}); {@code -Dhub.broker=external} gives each hub its own ActiveMQ broker
+ * process. Both outlive {@link #kill9()} and {@link #restart()}, as real ones would.
  */
 public final class HubServer implements AutoCloseable {
 
@@ -29,6 +32,9 @@ public final class HubServer implements AutoCloseable {
     private final Path log;
     private final int port;
     private final Map<String, String> env;
+    /** HUB_DB_URL etc. for -Dhub.db / -Dhub.broker, fixed for the hub's life (empty = embedded defaults). */
+    private final Map<String, String> services = new HashMap<>();
+    private ExternalServices.Broker broker;
     private Process process;
 
     private HubServer(Path dataDir, int port, Map<String, String> env) {
@@ -48,6 +54,7 @@ public final class HubServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         HubServer server = new HubServer(dataDir, freePort(), env);
+        server.provideServices();
         server.launch();
         return server;
     }
@@ -135,6 +142,33 @@ public final class HubServer implements AutoCloseable {
     @Override
     public void close() {
         stop();
+        if (broker != null) {
+            broker.close();
+            broker = null;
+        }
+    }
+
+    /** Which database the hubs of this test run use: {@code h2} (default) or {@code postgresql}. */
+    public static String database() {
+        return System.getProperty("hub.db", "h2");
+    }
+
+    /** Which broker the hubs of this test run use: {@code embedded} (default) or {@code external}. */
+    public static String brokerKind() {
+        return System.getProperty("hub.broker", "embedded");
+    }
+
+    private void provideServices() {
+        if (env.containsKey("HUB_DB_URL") || env.containsKey("HUB_BROKER_URL")) {
+            return; // the test chose its own
+        }
+        if (database().equals("postgresql")) {
+            services.putAll(ExternalServices.postgres().newDatabase(dataDir.getFileName().toString()));
+        }
+        if (brokerKind().equals("external")) {
+            broker = ExternalServices.startBroker(dataDir.resolveSibling(dataDir.getFileName() + "-broker"));
+            services.put("HUB_BROKER_URL", broker.url());
+        }
     }
 
     private void launch() {
@@ -146,6 +180,11 @@ public final class HubServer implements AutoCloseable {
         environment.put("HUB_PAYARA_JAR", requiredProperty("payara.microJar"));
         environment.put("HUB_RAR", requiredProperty("hub.rar"));
         environment.putIfAbsent("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC");
+        String runtimeDir = System.getProperty("hub.runtimeDir");
+        if (runtimeDir != null) {
+            environment.put("HUB_RUNTIME_DIR", runtimeDir); // the PostgreSQL driver is there, no fetch
+        }
+        environment.putAll(services);
         environment.putAll(env);
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
