@@ -26,6 +26,8 @@ import java.time.Duration;
 @JMSDestinationDefinition(
         name = JmsWorkQueue.QUEUE,
         interfaceName = "jakarta.jms.Queue",
+        // WildFly needs the adapter's admin object class spelled out (Payara finds it from the interface).
+        className = "org.apache.activemq.command.ActiveMQQueue",
         resourceAdapter = JmsWorkQueue.RESOURCE_ADAPTER,
         destinationName = JmsWorkQueue.QUEUE_NAME,
         // The adapter's admin object reads the queue name from PhysicalName, not destinationName.
