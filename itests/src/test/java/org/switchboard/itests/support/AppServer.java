@@ -40,6 +40,7 @@ public abstract class AppServer implements AutoCloseable {
     protected final int adminPort;
     protected final Map<String, String> env;
     private long logOffset;
+    private boolean firstStart;
 
     protected AppServer(Path home, String name, Map<String, String> env) {
         this.home = home;
@@ -67,6 +68,13 @@ public abstract class AppServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // The fresh start's log begins with the setup (which deploys the EAR on Payara Server).
+        try {
+            Files.deleteIfExists(serverLog());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        firstStart = true;
         Path script = Path.of(requiredProperty("hub.runScript")).resolveSibling(setupScript());
         ProcessBuilder builder = new ProcessBuilder("bash", script.toString(), home.toString());
         environment(builder.environment());
@@ -80,10 +88,11 @@ public abstract class AppServer implements AutoCloseable {
     public void start() {
         Path log = serverLog();
         try {
-            logOffset = Files.exists(log) ? Files.size(log) : 0;
+            logOffset = firstStart || !Files.exists(log) ? 0 : Files.size(log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        firstStart = false;
         launch();
         Instant deadline = Instant.now().plus(BOOT);
         while (Instant.now().isBefore(deadline)) {
@@ -121,7 +130,7 @@ public abstract class AppServer implements AutoCloseable {
     /** The server's log file. */
     public abstract Path serverLog();
 
-    /** The lines the server logged since the last {@link #start}. */
+    /** The lines the server logged since the last {@link #start} (the first: since {@link #setUp}). */
     public List<String> logSinceStart() {
         try {
             byte[] all = Files.readAllBytes(serverLog());
