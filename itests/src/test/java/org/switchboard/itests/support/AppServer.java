@@ -99,7 +99,7 @@ public abstract class AppServer implements AutoCloseable {
             if (ready()) {
                 return;
             }
-            sleep(500);
+            sleep(2000); // WildFly logs a WARN line for every readiness poll answered DOWN
         }
         stop();
         throw new IllegalStateException(getClass().getSimpleName() + " not ready within " + BOOT + "; see " + log);
@@ -107,6 +107,19 @@ public abstract class AppServer implements AutoCloseable {
 
     /** Stops the server and waits until it is gone. */
     public abstract void stop();
+
+    /** Stops and starts the server; {@link #logSinceStart} then covers the stop as well as the start. */
+    public void restart() {
+        long offset;
+        try {
+            offset = Files.exists(serverLog()) ? Files.size(serverLog()) : 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        stop();
+        start();
+        logOffset = offset;
+    }
 
     @Override
     public void close() {
@@ -296,15 +309,19 @@ public abstract class AppServer implements AutoCloseable {
         @Override
         public void stop() {
             if (process != null && process.isAlive()) {
-                // standalone.sh exec's the JVM, so this is WildFly's own graceful shutdown.
-                process.toHandle().descendants().forEach(ProcessHandle::destroy);
+                // SIGTERM to the JVM (a child of standalone.sh) is WildFly's own graceful shutdown; the
+                // script may exit first, so the JVM itself is waited for.
+                List<ProcessHandle> jvms = process.toHandle().descendants().toList();
+                jvms.forEach(ProcessHandle::destroy);
                 process.destroy();
                 try {
-                    if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                        process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
-                        process.destroyForcibly();
-                        process.waitFor(10, TimeUnit.SECONDS);
+                    for (ProcessHandle jvm : jvms) {
+                        jvm.onExit().get(120, TimeUnit.SECONDS);
                     }
+                    process.waitFor(10, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    jvms.forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -64,10 +64,13 @@ public final class AppServerSmoke {
         RedsynClient c = new RedsynClient("http://127.0.0.1:" + server.port() + "/redsyn");
         String owner = node(c, person(c, "owner@" + org + ".test", "enterprise"));
         String ana = node(c, person(c, "ana@" + org + ".test", null));
-        assertEquals(201, c.post("/v1/orgs", owner, Relay.obj("handle", org, "me", "owner")).status());
-        assertEquals(201, c.post("/v1/orgs/" + org + "/invites", owner,
-                Relay.obj("email", "ana@" + org + ".test", "team", "general")).status());
-        assertEquals(201, c.post("/v1/orgs/" + org + "/join", ana, Relay.obj("me", "ana")).status());
+        Reply created = c.post("/v1/orgs", owner, Relay.obj("handle", org, "me", "owner"));
+        assertEquals(201, created.status(), created.toString());
+        Reply invited = c.post("/v1/orgs/" + org + "/invites", owner,
+                Relay.obj("email", "ana@" + org + ".test", "team", "general"));
+        assertEquals(201, invited.status(), invited.toString());
+        Reply joined = c.post("/v1/orgs/" + org + "/join", ana, Relay.obj("me", "ana"));
+        assertEquals(201, joined.status(), joined.toString());
         String inbox = org + "/general/owner/shout";
         Reply announced = c.put("/v1/agents/" + inbox, owner, Relay.obj("listening", true));
         assertTrue(announced.status() == 200 || announced.status() == 201, announced.toString());
@@ -92,7 +95,7 @@ public final class AppServerSmoke {
         assertTrue(health.body().contains("\"status\":\"ok\""), health.body());
     }
 
-    /** The log of the last start holds no stack trace. */
+    /** The log since the last start (or restart) holds no stack trace. */
     public static void noStackTraceSinceStart(AppServer server) {
         List<String> traces = server.stackTracesSinceStart();
         assertTrue(traces.isEmpty(), "stack traces in " + server.serverLog() + ": " + traces);
