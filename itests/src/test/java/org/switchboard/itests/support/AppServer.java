@@ -192,6 +192,8 @@ public abstract class AppServer implements AutoCloseable {
         target.put("HUB_PORT", Integer.toString(port));
         target.put("HUB_ADMIN_PORT", Integer.toString(adminPort));
         target.put("HUB_DATA_DIR", dataDir.toString());
+        // Both servers keep only a reference to the password and read it from their environment at start.
+        target.put("HUB_DB_PASSWORD", "switchboard");
         target.putAll(env);
     }
 
