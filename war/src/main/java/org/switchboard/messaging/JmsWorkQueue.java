@@ -26,6 +26,8 @@ import java.time.Duration;
 @JMSDestinationDefinition(
         name = JmsWorkQueue.QUEUE,
         interfaceName = "jakarta.jms.Queue",
+        // WildFly needs the adapter's admin object class spelled out (Payara finds it from the interface).
+        className = "org.apache.activemq.command.ActiveMQQueue",
         resourceAdapter = JmsWorkQueue.RESOURCE_ADAPTER,
         // The adapter's admin object (ActiveMQQueue) takes the queue name as PhysicalName. No
         // destinationName: the container passes it on as a "Name" property, which ActiveMQQueue has
