@@ -15,7 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.enterprise.context.RequestScoped;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.AccountService;
 import org.switchboard.redsyn.directory.PersonEntity;
 
 /** Operator bootstrap: persons, their first node token, their plan. Bearer {@code redsyn.admin.token}. */
@@ -26,24 +26,24 @@ import org.switchboard.redsyn.directory.PersonEntity;
 public class AdminResource {
 
     @Inject
-    DirectoryService directory;
+    AccountService accounts;
 
     @POST
     public Response createPerson(@Valid @NotNull Requests.NewPerson body) {
-        return Response.status(201).entity(person(directory.createPerson(body.email, body.plan))).build();
+        return Response.status(201).entity(person(accounts.createPerson(body.email, body.plan))).build();
     }
 
     @POST
     @Path("{id}/nodes")
     public Response createNode(@PathParam("id") long id, @Valid @NotNull Requests.NewNode body) {
-        String token = directory.createNode(id, body.name);
+        String token = accounts.createNode(id, body.name);
         return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
     }
 
     @PUT
     @Path("{id}/plan")
     public JsonObject setPlan(@PathParam("id") long id, @Valid @NotNull Requests.PlanChange body) {
-        return person(directory.setPlan(id, body.plan));
+        return person(accounts.setPlan(id, body.plan));
     }
 
     private static JsonObject person(PersonEntity p) {

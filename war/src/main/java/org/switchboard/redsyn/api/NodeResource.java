@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.AccountService;
 import org.switchboard.redsyn.keys.NodeKeyService;
 
 /**
@@ -31,7 +31,7 @@ import org.switchboard.redsyn.keys.NodeKeyService;
 public class NodeResource {
 
     @Inject
-    DirectoryService directory;
+    AccountService accounts;
 
     @Inject
     NodeKeyService keys;
@@ -39,7 +39,7 @@ public class NodeResource {
     @POST
     public Response create(@Context SecurityContext security, @Valid @NotNull Requests.NewNode body) {
         Caller caller = AuthFilter.caller(security);
-        String token = directory.createNode(caller.personId(), body.name);
+        String token = accounts.createNode(caller.personId(), body.name);
         return Response.status(201).entity(Jsons.PROVIDER.createObjectBuilder().add("node", body.name).add("token", token).build()).build();
     }
 

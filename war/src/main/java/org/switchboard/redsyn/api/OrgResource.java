@@ -5,6 +5,7 @@ import org.switchboard.json.Jsons;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -13,12 +14,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.limit.UsageService;
 
 /** Organisations: create, teams, team members, invitations, join, usage. */
@@ -29,7 +29,7 @@ import org.switchboard.redsyn.limit.UsageService;
 public class OrgResource {
 
     @Inject
-    DirectoryService directory;
+    OrganisationService organisations;
 
     @Inject
     UsageService usage;
@@ -38,20 +38,20 @@ public class OrgResource {
     SecurityContext security;
 
     @POST
-    public Response create(@Context ContainerRequestContext request, @Valid @NotNull Requests.NewOrg body) {
-        return created(directory.createOrg(AuthFilter.caller(security), body.handle, body.me, VersionFilter.used(request)));
+    public Response create(@Context HttpServletRequest request, @Valid @NotNull Requests.NewOrg body) {
+        return created(organisations.createOrg(AuthFilter.caller(security), body.handle, body.me, VersionFilter.used(request)));
     }
 
     @POST
     @Path("{org}/teams")
     public Response team(@PathParam("org") String org, @Valid @NotNull Requests.NewTeam body) {
-        return created(directory.createTeam(AuthFilter.caller(security), org, body.handle));
+        return created(organisations.createTeam(AuthFilter.caller(security), org, body.handle));
     }
 
     @POST
     @Path("{org}/teams/{team}/members")
     public Response member(@PathParam("org") String org, @PathParam("team") String team, @Valid @NotNull Requests.NewTeamMember body) {
-        boolean added = directory.addTeamMember(AuthFilter.caller(security), org, team, body.who);
+        boolean added = organisations.addTeamMember(AuthFilter.caller(security), org, team, body.who);
         JsonObject reply = Jsons.PROVIDER.createObjectBuilder().add("org", org).add("team", team).add("who", body.who).add("added", added).build();
         return Response.status(added ? 201 : 200).entity(reply).build();
     }
@@ -59,13 +59,13 @@ public class OrgResource {
     @POST
     @Path("{org}/invites")
     public Response invite(@PathParam("org") String org, @Valid @NotNull Requests.NewInvite body) {
-        return created(directory.invite(AuthFilter.caller(security), org, body.email, body.team));
+        return created(organisations.invite(AuthFilter.caller(security), org, body.email, body.team));
     }
 
     @POST
     @Path("{org}/join")
     public Response join(@PathParam("org") String org, @Valid @NotNull Requests.Join body) {
-        return created(directory.join(AuthFilter.caller(security), org, body.me));
+        return created(organisations.join(AuthFilter.caller(security), org, body.me));
     }
 
     @GET
