@@ -12,6 +12,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -73,8 +74,8 @@ public class AgentResource {
 
     @GET
     @Path("sessions/{sid}")
-    public JsonObject session(@PathParam("sid") String sid) {
-        return sessions.get(AuthFilter.caller(security), address(), sid);
+    public JsonObject session(@PathParam("sid") String sid, @QueryParam("cursor") String cursor) {
+        return sessions.get(AuthFilter.caller(security), address(), sid, cursor);
     }
 
     @PUT

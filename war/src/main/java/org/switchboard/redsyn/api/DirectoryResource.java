@@ -22,7 +22,8 @@ public class DirectoryResource {
     AgentService agents;
 
     @GET
-    public JsonObject list(@Context SecurityContext security, @QueryParam("online") String online, @QueryParam("sessions") String sessions) {
-        return agents.directory(AuthFilter.caller(security), Flags.on(online), Flags.on(sessions));
+    public JsonObject list(@Context SecurityContext security, @QueryParam("online") String online, @QueryParam("sessions") String sessions,
+                           @QueryParam("cursor") String cursor) {
+        return agents.directory(AuthFilter.caller(security), Flags.on(online), Flags.on(sessions), cursor);
     }
 }

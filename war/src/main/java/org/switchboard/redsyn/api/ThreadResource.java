@@ -7,6 +7,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
@@ -22,7 +23,7 @@ public class ThreadResource {
     SessionService sessions;
 
     @GET
-    public JsonObject thread(@Context SecurityContext security, @PathParam("id") String id) {
-        return sessions.thread(AuthFilter.caller(security), id);
+    public JsonObject thread(@Context SecurityContext security, @PathParam("id") String id, @QueryParam("cursor") String cursor) {
+        return sessions.thread(AuthFilter.caller(security), id, cursor);
     }
 }

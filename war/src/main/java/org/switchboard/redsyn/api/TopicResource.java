@@ -6,6 +6,7 @@ import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
@@ -21,7 +22,7 @@ public class TopicResource {
     TopicService topics;
 
     @GET
-    public JsonObject list(@Context SecurityContext security) {
-        return topics.topics(AuthFilter.caller(security));
+    public JsonObject list(@Context SecurityContext security, @QueryParam("cursor") String cursor) {
+        return topics.topics(AuthFilter.caller(security), cursor);
     }
 }
