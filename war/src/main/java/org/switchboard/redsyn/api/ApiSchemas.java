@@ -339,7 +339,7 @@ public final class ApiSchemas {
         public String id;
         public String agent;
         public boolean closed;
-        @Schema(enumeration = {"all", "own", "exists"})
+        @Schema(enumeration = {"owner", "participant", "exists"})
         public String visibility;
         public String title;
         public String thread;
