@@ -83,6 +83,9 @@ public final class ListBudget {
      * {@code moreBeyond} says the source holds rows after the last of {@code rows}.
      */
     public <T> Page fill(List<T> rows, boolean moreBeyond, Function<T, JsonValue> render, ToLongFunction<T> cursorAfter) {
+        if (!taken.isEmpty()) {
+            throw new IllegalStateException("fill starts a page: use a fresh budget");
+        }
         for (int i = 0; i < rows.size(); i++) {
             JsonValue entry = render.apply(rows.get(i));
             if (entry != null && !offer(entry)) {
