@@ -193,7 +193,8 @@ public final class HubServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        awaitReady(Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360))); // generous: Payara alone took 150+ s to boot on a 2-core machine at load 25
+        // generous: Payara alone took 150+ s to boot on a 2-core machine at load 25; -Dhub.ready-timeout-seconds= for busier machines
+        awaitReady(Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360)));
     }
 
     private void awaitReady(Duration timeout) {

@@ -12,7 +12,7 @@ import jakarta.ws.rs.ext.Provider;
 import java.security.Principal;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.AccountService;
 import org.switchboard.redsyn.directory.Tokens;
 
 /**
@@ -25,7 +25,7 @@ import org.switchboard.redsyn.directory.Tokens;
 public class AuthFilter implements ContainerRequestFilter {
 
     @Inject
-    DirectoryService directory;
+    AccountService accounts;
 
     @Inject
     RedsynConfig config;
@@ -47,7 +47,7 @@ public class AuthFilter implements ContainerRequestFilter {
             request.abortWith(Errors.response(401, "every call needs Authorization: Bearer <node token>"));
             return;
         }
-        Caller caller = directory.authenticate(token);
+        Caller caller = accounts.authenticate(token);
         if (caller == null) {
             request.abortWith(Errors.response(401, "unknown token"));
             return;

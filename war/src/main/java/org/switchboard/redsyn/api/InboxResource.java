@@ -21,11 +21,17 @@ import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.inbox.InboxPolling;
 import org.switchboard.redsyn.inbox.InboxService;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
  * An agent's inbox: take (long polling on a suspended response), peek, ack. One instance serves
  * every request; path and security come in as method parameters (see {@link MessageResource}).
  */
+@SecurityRequirement(name = "node-token")
 @Path("v1/inbox/{org}/{team}/{user}/{agent}")
 @ApplicationScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -37,6 +43,9 @@ public class InboxResource {
     @Inject
     InboxService inbox;
 
+    @Operation(summary = "take what waits (long polling with wait=), or list it with peek=1")
+    @APIResponse(responseCode = "200", description = "the envelopes taken (or waiting)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Items.class)))
+    @APIResponse(responseCode = "default", description = "a refusal", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Error.class)))
     @GET
     public void take(@Context SecurityContext security, @PathParam("org") String org, @PathParam("team") String team,
                      @PathParam("user") String user, @PathParam("agent") String agent, @Suspended AsyncResponse response,
@@ -46,6 +55,9 @@ public class InboxResource {
                 replyTo == null || replyTo.isBlank() ? null : replyTo, Flags.on(peek), response, request);
     }
 
+    @Operation(summary = "confirm what you took")
+    @APIResponse(responseCode = "200", description = "the outcome per id", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Acked.class)))
+    @APIResponse(responseCode = "default", description = "a refusal", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Error.class)))
     @POST
     @Path("ack")
     @Consumes(MediaType.APPLICATION_JSON)

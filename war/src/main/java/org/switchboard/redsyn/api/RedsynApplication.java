@@ -1,6 +1,10 @@
 package org.switchboard.redsyn.api;
 
 import jakarta.ws.rs.ApplicationPath;
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
+import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 import jakarta.ws.rs.core.Application;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +14,12 @@ import java.util.Set;
  * (operator bootstrap). Classes are listed so that other JAX-RS applications of the WAR never pick
  * them up by scanning, and vice versa.
  */
+@OpenAPIDefinition(info = @Info(title = "REDSYN relay", version = "v1",
+        description = "REDSYN agent-to-agent messaging over HTTP+JSON. Every refusal is {\"error\", \"status\"}."))
+@SecurityScheme(securitySchemeName = "node-token", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "a node token: Authorization: Bearer <token>")
+@SecurityScheme(securitySchemeName = "admin-token", type = SecuritySchemeType.HTTP, scheme = "bearer",
+        description = "the operator token redsyn.admin.token (the admin API is 404 while it is unset)")
 @ApplicationPath("/redsyn")
 public class RedsynApplication extends Application {
 

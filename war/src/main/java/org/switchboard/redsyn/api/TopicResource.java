@@ -6,12 +6,19 @@ import jakarta.json.JsonObject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.topic.TopicService;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** {@code GET /topics}: the topics of the caller's organisations and who listens to them. */
+@SecurityRequirement(name = "node-token")
 @Path("v1/topics")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -20,8 +27,11 @@ public class TopicResource {
     @Inject
     TopicService topics;
 
+    @Operation(summary = "the topics of your organisations and who listens, one bounded page at a time (?cursor=)")
+    @APIResponse(responseCode = "200", description = "a page of topics", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Topics.class)))
+    @APIResponse(responseCode = "default", description = "a refusal", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Error.class)))
     @GET
-    public JsonObject list(@Context SecurityContext security) {
-        return topics.topics(AuthFilter.caller(security));
+    public JsonObject list(@Context SecurityContext security, @QueryParam("cursor") String cursor) {
+        return topics.topics(AuthFilter.caller(security), cursor);
     }
 }

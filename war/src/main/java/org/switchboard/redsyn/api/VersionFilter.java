@@ -3,6 +3,7 @@ package org.switchboard.redsyn.api;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
@@ -11,7 +12,7 @@ import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.ext.Provider;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.AccountService;
 import org.switchboard.redsyn.VersionDates;
 
 /**
@@ -27,7 +28,7 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
     public static final String PROPERTY = "redsyn.version";
 
     @Inject
-    DirectoryService directory;
+    AccountService accounts;
 
     @Override
     public void filter(ContainerRequestContext request) {
@@ -36,7 +37,7 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
         }
         Caller caller = request.getSecurityContext().getUserPrincipal() instanceof Caller c ? c : null;
         try {
-            String pinned = caller == null ? null : directory.pinnedVersion(caller.personId());
+            String pinned = caller == null ? null : accounts.pinnedVersion(caller.personId());
             request.setProperty(PROPERTY, VersionDates.resolve(request.getHeaderString(VersionDates.HEADER), pinned));
         } catch (RedsynException e) {
             request.abortWith(Errors.response(e.status(), e.getMessage(), e.extra()));
@@ -58,9 +59,13 @@ public class VersionFilter implements ContainerRequestFilter, ContainerResponseF
         return path.startsWith("/") ? path.substring(1) : path;
     }
 
-    /** The date in use for this request. */
-    public static String used(ContainerRequestContext request) {
-        Object used = request.getProperty(PROPERTY);
+    /**
+     * The date in use for this request. Read from the servlet request: JAX-RS keeps request properties
+     * in step with its attributes in a Servlet container, and {@code HttpServletRequest} is a portable
+     * {@code @Context} parameter (RESTEasy refuses {@code ContainerRequestContext} there).
+     */
+    public static String used(HttpServletRequest request) {
+        Object used = request.getAttribute(PROPERTY);
         return used != null ? used.toString() : VersionDates.latest();
     }
 }

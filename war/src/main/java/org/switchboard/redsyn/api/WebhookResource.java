@@ -17,8 +17,15 @@ import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.webhook.WebhookService;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** An agent's webhook: set it (the secret is in this reply only) or remove it (back to the inbox). */
+@SecurityRequirement(name = "node-token")
 @Path("v1/agents/{org}/{team}/{user}/{agent}/webhook")
 @RequestScoped
 @Produces(MediaType.APPLICATION_JSON)
@@ -39,6 +46,11 @@ public class WebhookResource {
     @PathParam("agent")
     String agent;
 
+    @Operation(summary = "push the agent's messages to a URL; the signing secret is in this reply only")
+    @APIResponse(responseCode = "201", description = "set", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.WebhookSet.class)))
+    @APIResponse(responseCode = "200", description = "replaced", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.WebhookSet.class)))
+    @APIResponse(responseCode = "default", description = "a refusal", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Error.class)))
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.WebhookRequest.class)))
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
     public Response set(JsonObject body) {
@@ -53,6 +65,9 @@ public class WebhookResource {
         return Response.status(result.created() ? 201 : 200).entity(result.reply()).build();
     }
 
+    @Operation(summary = "remove the webhook: back to the inbox")
+    @APIResponse(responseCode = "200", description = "removed", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.WebhookRemoved.class)))
+    @APIResponse(responseCode = "default", description = "a refusal", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Error.class)))
     @DELETE
     public JsonObject remove() {
         return webhooks.remove(AuthFilter.caller(security), address());

@@ -10,6 +10,7 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.Transactional;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ import java.util.Set;
 import org.switchboard.redsyn.RedsynConfig;
 import org.switchboard.redsyn.RedsynException;
 import org.switchboard.redsyn.address.Address;
+import org.switchboard.redsyn.paging.ListBudget;
+import org.switchboard.redsyn.paging.ListLimits;
 import org.switchboard.redsyn.plan.Plan;
 
 /**
@@ -28,6 +31,12 @@ public class AgentService {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    /** Most agents of one directory page (the bytes are bounded by {@code redsyn.list.max-bytes}). */
+    static final int MAX_LISTED = 1000;
+
+    @Inject
+    ListLimits limits;
 
     @Inject
     OrganisationService directory;
@@ -174,24 +183,27 @@ public class AgentService {
 
     /** {@code GET /directory}: agents the caller reaches (its organisations'). */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public JsonObject directory(Caller caller, boolean onlineOnly, boolean withSessions) {
+    public JsonObject directory(Caller caller, boolean onlineOnly, boolean withSessions, String cursor) {
+        long offset = ListBudget.cursor(cursor);
         List<String> orgs = directory.orgsOf(caller.personId());
-        JsonArrayBuilder agents = Jsons.PROVIDER.createArrayBuilder();
+        List<AgentEntity> agents = new ArrayList<>();
         if (!orgs.isEmpty()) {
             long now = System.currentTimeMillis();
             for (AgentEntity a : em.createNamedQuery("Agent.byOrgs", AgentEntity.class).setParameter("orgs", orgs).getResultList()) {
                 if (onlineOnly && !Presence.online(lastSeen(a), now, config.offlineAfterSeconds())) {
                     continue;
                 }
-                agents.add(view(a, caller, withSessions));
+                agents.add(a);
             }
-            listLinked(caller, orgs, onlineOnly, withSessions, now, agents);
+            listLinked(orgs, onlineOnly, now, agents);
         }
-        return Jsons.PROVIDER.createObjectBuilder().add("agents", agents).build();
+        // in a stable order (own organisations, then linked ones, each by address): the cursor is a position
+        ListBudget.Page page = limits.budget(MAX_LISTED).fillFromOffset(agents, offset, a -> view(a, caller, withSessions));
+        return page.addTo(Jsons.PROVIDER.createObjectBuilder(), "agents").build();
     }
 
     /** What linked organisations expose to the caller's organisations, each agent once. */
-    private void listLinked(Caller caller, List<String> orgs, boolean onlineOnly, boolean withSessions, long now, JsonArrayBuilder out) {
+    private void listLinked(List<String> orgs, boolean onlineOnly, long now, List<AgentEntity> out) {
         Set<String> listed = new HashSet<>();
         for (String org : orgs) {
             for (String partner : links.linkedOrgs(org)) {
@@ -201,7 +213,7 @@ public class AgentService {
                 for (AgentEntity a : em.createNamedQuery("Agent.byOrgs", AgentEntity.class).setParameter("orgs", List.of(partner)).getResultList()) {
                     if (links.mayView(org, partner, a.getAddress()) && listed.add(a.getAddress())
                             && (!onlineOnly || Presence.online(lastSeen(a), now, config.offlineAfterSeconds()))) {
-                        out.add(view(a, caller, withSessions));
+                        out.add(a);
                     }
                 }
             }

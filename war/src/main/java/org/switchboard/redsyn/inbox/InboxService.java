@@ -19,7 +19,7 @@ import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
 import org.switchboard.redsyn.directory.AgentService;
 import org.switchboard.redsyn.directory.Caller;
-import org.switchboard.redsyn.directory.DirectoryService;
+import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
@@ -53,7 +53,7 @@ public class InboxService {
     AgentService agents;
 
     @Inject
-    DirectoryService directory;
+    OrganisationService organisations;
 
     @Inject
     RedsynConfig config;
@@ -251,7 +251,7 @@ public class InboxService {
         if (!Notices.deserved(m)) {
             return;
         }
-        long ttl = directory.planOf(m.getFromOrg()).capTtl(null, config.defaultTtlSeconds());
+        long ttl = organisations.planOf(m.getFromOrg()).capTtl(null, config.defaultTtlSeconds());
         em.persist(Notices.errorReply(m, text, now, ttl));
         wake.add(m.getFromAgentId());
     }

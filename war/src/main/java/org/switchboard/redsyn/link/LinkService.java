@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.switchboard.redsyn.RedsynException;
+import org.switchboard.redsyn.paging.ListBudget;
+import org.switchboard.redsyn.paging.ListLimits;
 import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.DirectoryCache;
 import org.switchboard.redsyn.directory.OrganisationService;
@@ -34,6 +36,12 @@ public class LinkService {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    /** Most entries of one list page (the bytes are bounded by {@code redsyn.list.max-bytes}). */
+    static final int MAX_LISTED = 1000;
+
+    @Inject
+    ListLimits limits;
 
     @Inject
     OrganisationService directory;
@@ -138,15 +146,15 @@ public class LinkService {
 
     /** {@code GET /links}: the links of the caller's organisations, each seen from the caller's side. */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public JsonObject list(Caller caller) {
+    public JsonObject list(Caller caller, String cursor) {
+        long offset = ListBudget.cursor(cursor);
         List<String> orgs = directory.orgsOf(caller.personId());
-        JsonArrayBuilder links = Jsons.PROVIDER.createArrayBuilder();
-        if (!orgs.isEmpty()) {
-            for (LinkEntity link : em.createNamedQuery("Link.ofOrgs", LinkEntity.class).setParameter("orgs", orgs).getResultList()) {
-                links.add(view(link, orgs.contains(link.getOrgA()) ? link.getOrgA() : link.getOrgB()));
-            }
-        }
-        return Jsons.PROVIDER.createObjectBuilder().add("links", links).build();
+        List<LinkEntity> found = orgs.isEmpty() ? List.of()
+                : em.createNamedQuery("Link.ofOrgs", LinkEntity.class).setParameter("orgs", orgs).getResultList();
+        // in the query's stable order: the cursor is a position
+        ListBudget.Page page = limits.budget(MAX_LISTED).fillFromOffset(found, offset,
+                link -> view(link, orgs.contains(link.getOrgA()) ? link.getOrgA() : link.getOrgB()));
+        return page.addTo(Jsons.PROVIDER.createObjectBuilder(), "links").build();
     }
 
     /**

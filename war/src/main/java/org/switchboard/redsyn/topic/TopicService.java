@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.switchboard.redsyn.RedsynException;
+import org.switchboard.redsyn.paging.ListBudget;
+import org.switchboard.redsyn.paging.ListLimits;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.address.AddressException;
 import org.switchboard.redsyn.directory.AgentInfo;
@@ -47,6 +49,12 @@ public class TopicService implements TopicPublisher {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
+
+    /** Most entries of one list page (the bytes are bounded by {@code redsyn.list.max-bytes}). */
+    static final int MAX_LISTED = 1000;
+
+    @Inject
+    ListLimits limits;
 
     @Inject
     TopicRows rows;
@@ -122,7 +130,8 @@ public class TopicService implements TopicPublisher {
      * topics elsewhere its organisations' agents listen to (with only those listeners).
      */
     @Transactional(Transactional.TxType.SUPPORTS)
-    public JsonObject topics(Caller caller) {
+    public JsonObject topics(Caller caller, String cursor) {
+        long offset = ListBudget.cursor(cursor);
         List<String> orgs = directory.orgsOf(caller.personId());
         Map<String, TopicEntity> found = new LinkedHashMap<>();
         if (!orgs.isEmpty()) {
@@ -131,8 +140,8 @@ public class TopicService implements TopicPublisher {
             em.createNamedQuery("Topic.subscribedFrom", TopicEntity.class).setParameter("orgs", orgs).getResultList()
                     .forEach(t -> found.putIfAbsent(t.getPath(), t));
         }
-        JsonArrayBuilder list = Jsons.PROVIDER.createArrayBuilder();
-        for (TopicEntity t : found.values()) {
+        // in the queries' stable order: the cursor is a position
+        ListBudget.Page page = limits.budget(MAX_LISTED).fillFromOffset(new ArrayList<>(found.values()), offset, t -> {
             boolean ours = orgs.contains(t.getOrg());
             JsonArrayBuilder subscribers = Jsons.PROVIDER.createArrayBuilder();
             for (SubscriptionEntity s : subscriptions(t.getId())) {
@@ -140,10 +149,10 @@ public class TopicService implements TopicPublisher {
                     subscribers.add(s.getAgentAddress());
                 }
             }
-            list.add(Jsons.PROVIDER.createObjectBuilder().add("topic", "topic:" + t.getPath()).add("org", t.getOrg())
-                    .add("created", t.getCreatedAt() / 1000).add("subscribers", subscribers));
-        }
-        return Jsons.PROVIDER.createObjectBuilder().add("topics", list).build();
+            return Jsons.PROVIDER.createObjectBuilder().add("topic", "topic:" + t.getPath()).add("org", t.getOrg())
+                    .add("created", t.getCreatedAt() / 1000).add("subscribers", subscribers).build();
+        });
+        return page.addTo(Jsons.PROVIDER.createObjectBuilder(), "topics").build();
     }
 
     @Override
