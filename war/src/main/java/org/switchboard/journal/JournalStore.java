@@ -43,6 +43,9 @@ public class JournalStore {
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
 
+    /** Whether this process declared H2's compaction function yet (one scheduler thread uses it). */
+    private volatile boolean compactionDeclared;
+
     /** Inserts every row of the batch in one transaction; returns after commit, throws after rollback. */
     @Transactional(TxType.NOT_SUPPORTED)
     public void write(SequencedBatch batch) throws SQLException {
@@ -126,6 +129,20 @@ public class JournalStore {
      */
     public void syncFile() throws SQLException {
         execute("CHECKPOINT SYNC");
+    }
+
+    /**
+     * Compacts the embedded H2 file's sparse chunks ({@link H2FileCompaction}); returns the chunks left,
+     * or -1 when the database is not an embedded H2 file.
+     */
+    public int compactFile(int targetFillRate, int maxWriteBytes) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            if (!compactionDeclared) {
+                H2FileCompaction.declare(connection);
+                compactionDeclared = true;
+            }
+            return H2FileCompaction.compact(connection, targetFillRate, maxWriteBytes);
+        }
     }
 
     /**

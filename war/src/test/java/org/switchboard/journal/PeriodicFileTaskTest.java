@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class PeriodicFileSyncTest {
+class PeriodicFileTaskTest {
 
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
     private final List<Exception> failures = new CopyOnWriteArrayList<>();
@@ -29,7 +29,7 @@ class PeriodicFileSyncTest {
     @Test
     void syncsRepeatedlyAtTheInterval() throws Exception {
         CountDownLatch threeSyncs = new CountDownLatch(3);
-        PeriodicFileSync sync = new PeriodicFileSync(threeSyncs::countDown, failures::add);
+        PeriodicFileTask sync = new PeriodicFileTask(threeSyncs::countDown, failures::add);
 
         assertTrue(sync.start(scheduler, 5));
         assertTrue(threeSyncs.await(5, TimeUnit.SECONDS), "three syncs within 5 s at a 5 ms interval");
@@ -43,7 +43,7 @@ class PeriodicFileSyncTest {
     @Test
     void aZeroIntervalNeverSyncs() throws Exception {
         AtomicInteger calls = new AtomicInteger();
-        PeriodicFileSync sync = new PeriodicFileSync(calls::incrementAndGet, failures::add);
+        PeriodicFileTask sync = new PeriodicFileTask(calls::incrementAndGet, failures::add);
 
         assertFalse(sync.start(scheduler, 0));
         assertFalse(sync.start(scheduler, -1));
@@ -56,7 +56,7 @@ class PeriodicFileSyncTest {
     void theFirstFailureIsReportedOnceAndStopsTheSchedule() throws Exception {
         SQLException refused = new SQLException("Admin rights are required for this operation");
         AtomicInteger calls = new AtomicInteger();
-        PeriodicFileSync sync = new PeriodicFileSync(() -> {
+        PeriodicFileTask sync = new PeriodicFileTask(() -> {
             calls.incrementAndGet();
             throw refused;
         }, failures::add);

@@ -7,50 +7,50 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Forces the embedded database file to disk at a fixed interval. H2 writes each commit to the OS
- * page cache but never syncs it, so without this the kernel flushes every ~30 s: hundreds of
- * megabytes at once under load (a latency stall), and an OS crash loses up to 30 s of commits.
- * A failed sync stops the schedule and is reported once, so a database that refuses it costs
- * one warning rather than one per interval.
+ * Runs one maintenance task on the embedded database file at a fixed interval: the sync that forces it
+ * to disk (H2 writes each commit to the OS page cache but never syncs it, so without it the kernel
+ * flushes every ~30 s: hundreds of megabytes at once under load, and an OS crash loses up to 30 s of
+ * commits) and the chunk compaction of {@link H2FileCompaction}. A failed run stops the schedule and is
+ * reported once, so a database that refuses the task costs one warning rather than one per interval.
  */
-public final class PeriodicFileSync implements AutoCloseable {
+public final class PeriodicFileTask implements AutoCloseable {
 
-    /** One sync of the database file; throws when the database refuses it. */
+    /** One run of the task; throws when the database refuses it. */
     @FunctionalInterface
-    public interface FileSync {
-        /** Forces everything written so far to disk. */
-        void sync() throws Exception;
+    public interface FileTask {
+        /** Does the work once. */
+        void run() throws Exception;
     }
 
-    private final FileSync sync;
+    private final FileTask task;
     private final Consumer<Exception> onFailure;
     private final AtomicLong completed = new AtomicLong();
     private volatile ScheduledFuture<?> schedule;
     private volatile boolean stopped;
 
-    /** A sync that calls {@code onFailure} once, with the first failure, after which it stops. */
-    public PeriodicFileSync(FileSync sync, Consumer<Exception> onFailure) {
-        this.sync = sync;
+    /** A periodic task that calls {@code onFailure} once, with the first failure, after which it stops. */
+    public PeriodicFileTask(FileTask task, Consumer<Exception> onFailure) {
+        this.task = task;
         this.onFailure = onFailure;
     }
 
-    /** Starts syncing every {@code intervalMillis}; 0 or less leaves it off. Returns whether it started. */
+    /** Starts running the task every {@code intervalMillis}; 0 or less leaves it off. Returns whether it started. */
     public boolean start(ScheduledExecutorService scheduler, long intervalMillis) {
         if (intervalMillis <= 0) {
             return false;
         }
-        schedule = scheduler.scheduleWithFixedDelay(this::syncOnce, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
+        schedule = scheduler.scheduleWithFixedDelay(this::runOnce, intervalMillis, intervalMillis, TimeUnit.MILLISECONDS);
         return true;
     }
 
-    /** Runs one sync now; after a failure the schedule is cancelled. */
-    void syncOnce() {
+    /** Runs the task once now; after a failure the schedule is cancelled. */
+    void runOnce() {
         if (stopped) {
             cancelSchedule(); // a run that started before start() had stored the schedule
             return;
         }
         try {
-            sync.sync();
+            task.run();
             completed.incrementAndGet();
         } catch (Exception e) {
             stopped = true;
@@ -66,7 +66,7 @@ public final class PeriodicFileSync implements AutoCloseable {
         }
     }
 
-    /** Syncs completed since start. */
+    /** Runs completed since start. */
     public long completed() {
         return completed.get();
     }

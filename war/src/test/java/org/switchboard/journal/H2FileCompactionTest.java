@@ -1,0 +1,81 @@
+package org.switchboard.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class H2FileCompactionTest {
+
+    private static final int COMMITS = 3000;
+
+    @TempDir
+    Path dir;
+
+    /** An append-only table committed row by row, as the journal writes with WRITE_DELAY 0. */
+    private Connection appendRows(String name) throws Exception {
+        // RETENTION_TIME=0: chunks may be rewritten and freed at once (the hub keeps H2's 45 s)
+        Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve(name) + ";WRITE_DELAY=0;RETENTION_TIME=0", "sa", "");
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE journal(seq BIGINT PRIMARY KEY, payload VARCHAR(4000))");
+        }
+        c.setAutoCommit(false);
+        commit(c, 1, COMMITS);
+        return c;
+    }
+
+    /** Rows {@code from}..{@code to}, one commit each. */
+    private static void commit(Connection c, long from, long to) throws Exception {
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO journal VALUES (?, ?)")) {
+            String payload = "p".repeat(1500);
+            for (long seq = from; seq <= to; seq++) {
+                insert.setLong(1, seq);
+                insert.setString(2, payload);
+                insert.executeUpdate();
+                c.commit();
+            }
+        }
+    }
+
+    @Test
+    void everyCommitLeavesAChunkBehindUntilTheFileIsCompacted() throws Exception {
+        try (Connection c = appendRows("compacted")) {
+            int before = H2FileCompaction.chunkCount(c);
+            assertTrue(before >= COMMITS / 3, "chunks pile up before compaction, found " + before);
+            System.out.println("H2FileCompactionTest: " + before + " chunks after " + COMMITS + " commits");
+            H2FileCompaction.declare(c);
+
+            H2FileCompaction.compact(c, 80, 64 << 20);
+            commit(c, COMMITS + 1, COMMITS + 3); // the chunks compaction emptied are dropped as the next commits land
+            int after = H2FileCompaction.compact(c, 80, 64 << 20);
+
+            assertEquals(after, H2FileCompaction.chunkCount(c));
+            System.out.println("H2FileCompactionTest: " + after + " chunks after compaction");
+            assertTrue(after < before / 10, "compaction left " + after + " of " + before + " chunks");
+            try (ResultSet rows = c.createStatement().executeQuery("SELECT COUNT(*), SUM(LENGTH(payload)) FROM journal")) {
+                rows.next();
+                assertEquals(COMMITS + 3, rows.getLong(1), "every committed row is still there");
+                assertEquals((COMMITS + 3) * 1500L, rows.getLong(2));
+            }
+        }
+    }
+
+    @Test
+    void withoutCompactionTheChunksStayAsCommitsGoOn() throws Exception {
+        try (Connection c = appendRows("left")) {
+            int before = H2FileCompaction.chunkCount(c);
+            try (Statement s = c.createStatement()) {
+                s.execute("CHECKPOINT SYNC"); // what the journal's periodic sync runs: it compacts nothing
+            }
+            commit(c, COMMITS + 1, COMMITS + 3);
+            assertTrue(before >= COMMITS / 3 && H2FileCompaction.chunkCount(c) >= before * 9 / 10, "chunks stay without compaction");
+        }
+    }
+}
