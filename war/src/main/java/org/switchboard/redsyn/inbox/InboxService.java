@@ -25,6 +25,7 @@ import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
+import org.switchboard.redsyn.message.StoredEnvelope;
 
 /**
  * The queue of each agent: takes lease messages (conditional updates, so two takers never get the
@@ -120,8 +121,9 @@ public class InboxService {
             return Taken.none(agentId);
         }
         List<JsonObject> items = new ArrayList<>();
-        for (MessageEntity m : em.createNamedQuery("Message.bySeqs", MessageEntity.class).setParameter("seqs", leased).getResultList()) {
-            items.add(EnvelopeRenderer.delivered(m));
+        // a projection of what is rendered, read after the lease (so attempts counts it): no entities to build and track
+        for (Object row : em.createNamedQuery("Message.deliveredBySeqs").setParameter("seqs", leased).getResultList()) {
+            items.add(EnvelopeRenderer.delivered(StoredEnvelope.fromRow((Object[]) row)));
         }
         return new Taken(agentId, items, leased, until, node);
     }
@@ -165,22 +167,24 @@ public class InboxService {
         Set<String> seen = new HashSet<>();
         // Looked up by their unique id alone (an agent condition made H2 walk all of the agent's
         // messages instead of using that index); another agent's message is simply not found.
-        List<MessageEntity> found = ids.isEmpty() ? new ArrayList<>() : ownedBy(agent, "Message.forAck", ids);
+        List<AckRow> found = ids.isEmpty() ? new ArrayList<>() : ownedBy(agent, "Message.forAck", ids);
         Set<String> foundIds = new HashSet<>();
-        found.forEach(m -> foundIds.add(m.getMessageId()));
+        found.forEach(m -> foundIds.add(m.messageId()));
         List<String> rest = ids.stream().filter(id -> !foundIds.contains(id)).distinct().toList();
         if (!rest.isEmpty()) { // topic event copies are acked by the publisher's id
             found.addAll(ownedBy(agent, "Message.forAckEvents", rest));
         }
-        for (MessageEntity m : found) {
+        for (AckRow m : found) {
             seen.add(m.wireId());
-            boolean ok = m.getState() == DeliveryState.DONE;
-            if (m.getState() == DeliveryState.TAKEN || (m.getState() == DeliveryState.QUEUED && m.getAttempts() > 0)) {
-                ok = em.createNamedQuery("Message.setState").setParameter("seq", m.getSeq()).setParameter("from", m.getState())
+            LeaseRules.AckOutcome outcome = LeaseRules.onAck(m.state(), m.attempts());
+            boolean ok = switch (outcome) {
+                case ALREADY_DONE -> true;
+                case REFUSE -> false;
+                case CONFIRM -> em.createNamedQuery("Message.setState").setParameter("seq", m.seq()).setParameter("from", m.state())
                         .setParameter("to", DeliveryState.DONE).setParameter("now", now).executeUpdate() == 1;
-                if (ok && m.getFilesBytes() != null) {
-                    em.createNamedQuery("File.delete").setParameter("id", m.getMessageId()).executeUpdate();
-                }
+            };
+            if (ok && outcome == LeaseRules.AckOutcome.CONFIRM && m.hasFiles()) {
+                em.createNamedQuery("File.delete").setParameter("id", m.messageId()).executeUpdate();
             }
             (ok ? acked : notAcked).add(m.wireId());
         }
@@ -192,11 +196,25 @@ public class InboxService {
         return Jsons.PROVIDER.createObjectBuilder().add("acked", acked).add("not_acked", notAcked).build();
     }
 
+    /** What an ack reads of a message ({@link MessageEntity#ACK_COLUMNS}). */
+    private record AckRow(long seq, String messageId, String eventId, long toAgentId, int state, int attempts, boolean hasFiles) {
+
+        static AckRow of(Object[] r) {
+            return new AckRow(((Number) r[0]).longValue(), (String) r[1], (String) r[2], ((Number) r[3]).longValue(),
+                    ((Number) r[4]).intValue(), ((Number) r[5]).intValue(), r[6] != null);
+        }
+
+        String wireId() {
+            return eventId != null ? eventId : messageId;
+        }
+    }
+
     /** The messages a lookup by ids finds that are addressed to {@code agent}. */
-    private List<MessageEntity> ownedBy(AgentInfo agent, String query, List<String> ids) {
-        List<MessageEntity> owned = new ArrayList<>();
-        for (MessageEntity m : em.createNamedQuery(query, MessageEntity.class).setParameter("ids", ids).getResultList()) {
-            if (m.getToAgentId() == agent.id()) {
+    private List<AckRow> ownedBy(AgentInfo agent, String query, List<String> ids) {
+        List<AckRow> owned = new ArrayList<>();
+        for (Object row : em.createNamedQuery(query).setParameter("ids", ids).getResultList()) {
+            AckRow m = AckRow.of((Object[]) row);
+            if (m.toAgentId() == agent.id()) {
                 owned.add(m);
             }
         }

@@ -20,6 +20,16 @@ public final class LeaseRules {
                             String orderKey, String replyTo) {
     }
 
+    /** What an ack does to a message addressed to the acking agent. */
+    public enum AckOutcome {
+        /** Acked before (or answered): reported as acked again, nothing changes. */
+        ALREADY_DONE,
+        /** Taken (or given back after a take): becomes done if its state has not changed meanwhile. */
+        CONFIRM,
+        /** Never taken, or ended otherwise (abandoned, expired, cancelled): not acked. */
+        REFUSE
+    }
+
     /** What to do with a message whose lease ran out. */
     public enum Expiry { REQUEUE, ABANDON }
 
@@ -61,6 +71,14 @@ public final class LeaseRules {
             chosen.add(c.id());
         }
         return chosen;
+    }
+
+    /** An ack of a message in {@code state} taken {@code attempts} times. */
+    public static AckOutcome onAck(int state, int attempts) {
+        if (state == DeliveryState.DONE) {
+            return AckOutcome.ALREADY_DONE;
+        }
+        return state == TAKEN || (state == QUEUED && attempts > 0) ? AckOutcome.CONFIRM : AckOutcome.REFUSE;
     }
 
     /** A lease ran out: back to the queue, or abandoned after {@code maxAttempts} takes. */

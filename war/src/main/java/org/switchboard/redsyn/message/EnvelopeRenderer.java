@@ -16,34 +16,39 @@ public final class EnvelopeRenderer {
 
     /** The envelope as delivered. */
     public static JsonObject delivered(MessageEntity m) {
+        return delivered(m.envelope());
+    }
+
+    /** The envelope as delivered, from its stored fields. */
+    public static JsonObject delivered(StoredEnvelope m) {
         JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder()
                 .add("v", 1)
                 .add("id", m.wireId())
-                .add("kind", m.getKind().wire())
-                .add("from", m.getFromAddress())
-                .add("to", m.getToAddress())
-                .add("thread", m.getThread());
-        nullable(b, "reply_to", m.getReplyTo());
-        if (m.getTs() != null) {
-            b.add("ts", m.getTs());
+                .add("kind", m.kind())
+                .add("from", m.fromAddress())
+                .add("to", m.toAddress())
+                .add("thread", m.thread());
+        nullable(b, "reply_to", m.replyTo());
+        if (m.ts() != null) {
+            b.add("ts", m.ts());
         } else {
             b.addNull("ts");
         }
-        b.add("ttl", m.getTtl())
-                .add("body", parse(m.getBodyJson()))
-                .add("refs", m.getRefsJson() == null ? JsonValue.EMPTY_JSON_ARRAY : parse(m.getRefsJson()));
-        if (m.getFilesBytes() != null) {
-            b.add("files", Jsons.PROVIDER.createObjectBuilder().add("bytes", m.getFilesBytes()).add("sha256", m.getFilesSha256()));
+        b.add("ttl", m.ttl())
+                .add("body", parse(m.bodyJson()))
+                .add("refs", m.refsJson() == null ? JsonValue.EMPTY_JSON_ARRAY : parse(m.refsJson()));
+        if (m.filesBytes() != null) {
+            b.add("files", Jsons.PROVIDER.createObjectBuilder().add("bytes", m.filesBytes()).add("sha256", m.filesSha256()));
         }
-        b.add("error", m.isError())
-                .add("expires", m.getExpiresAt() / 1000)
-                .add("attempts", m.getAttempts())
-                .add("signed", m.isSigned());
-        if (m.getTopic() != null) {
-            b.add("topic", m.getTopic());
+        b.add("error", m.error())
+                .add("expires", m.expiresAt() / 1000)
+                .add("attempts", m.attempts())
+                .add("signed", m.signed());
+        if (m.topic() != null) {
+            b.add("topic", m.topic());
         }
-        if (m.getSigJson() != null) {
-            b.add("sig", parse(m.getSigJson()));
+        if (m.sigJson() != null) {
+            b.add("sig", parse(m.sigJson()));
         }
         return b.build();
     }

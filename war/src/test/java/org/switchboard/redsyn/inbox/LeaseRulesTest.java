@@ -71,4 +71,15 @@ class LeaseRulesTest {
         assertEquals(25, LeaseRules.waitSeconds(60, 25));
         assertEquals(10, LeaseRules.waitSeconds(10, 25));
     }
+
+    @Test
+    void anAckConfirmsWhatWasTakenAndRefusesWhatNeverWasOrEndedOtherwise() {
+        assertEquals(LeaseRules.AckOutcome.CONFIRM, LeaseRules.onAck(DeliveryState.TAKEN, 1));
+        assertEquals(LeaseRules.AckOutcome.CONFIRM, LeaseRules.onAck(DeliveryState.QUEUED, 1)); // its lease ran out, not yet retaken
+        assertEquals(LeaseRules.AckOutcome.REFUSE, LeaseRules.onAck(DeliveryState.QUEUED, 0)); // never taken
+        assertEquals(LeaseRules.AckOutcome.ALREADY_DONE, LeaseRules.onAck(DeliveryState.DONE, 1));
+        assertEquals(LeaseRules.AckOutcome.REFUSE, LeaseRules.onAck(DeliveryState.ABANDONED, 10));
+        assertEquals(LeaseRules.AckOutcome.REFUSE, LeaseRules.onAck(DeliveryState.EXPIRED, 1));
+        assertEquals(LeaseRules.AckOutcome.REFUSE, LeaseRules.onAck(DeliveryState.CANCELLED, 0));
+    }
 }
