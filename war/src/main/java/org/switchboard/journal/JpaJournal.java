@@ -146,8 +146,12 @@ public class JpaJournal implements Journal {
         if (chunks < 0) {
             throw new SQLException("the data source is not an embedded H2 file");
         }
-        LOG.fine(() -> "journal: H2 file compacted in " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started)
-                + " ms, " + chunks + " chunks");
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+        if (fileCompaction.completed() == 0) {
+            LOG.info(() -> "journal: H2 file compaction engaged (" + millis + " ms, " + chunks + " chunks in the file)");
+        } else {
+            LOG.fine(() -> "journal: H2 file compacted in " + millis + " ms, " + chunks + " chunks");
+        }
     }
 
     @PreDestroy
