@@ -285,19 +285,30 @@ public final class DeliveryService {
         });
     }
 
-    /** {@code delivery_boundary}, {@code delivery_ack}, {@code delivery_outcome} (§2.12). */
-    public void stageReport(Connection connection, String sender, String type, JsonObject frame) {
+    /**
+     * The request a stage report, cancel or status read names, after the common gate; null once the
+     * requester has been sent the refusal (gate failure, or {@code unknown_request}).
+     */
+    private Aggregate existingRequest(Connection connection, String sender, JsonObject frame) {
         Refusal gate = gate(connection, frame);
         if (gate != null) {
             refuse(connection, sender, gate);
+            return null;
+        }
+        Aggregate a = book.get(frame.getString("operation_key"));
+        if (a == null) {
+            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
+        }
+        return a;
+    }
+
+    /** {@code delivery_boundary}, {@code delivery_ack}, {@code delivery_outcome} (§2.12). */
+    public void stageReport(Connection connection, String sender, String type, JsonObject frame) {
+        Aggregate a = existingRequest(connection, sender, frame);
+        if (a == null) {
             return;
         }
         String key = frame.getString("operation_key");
-        Aggregate a = book.get(key);
-        if (a == null) {
-            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
-            return;
-        }
         String echo = a.intent().requestId();
         if (!sender.equals(a.intent().target())) {
             refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "only the recipient reports stages"));
@@ -340,17 +351,11 @@ public final class DeliveryService {
 
     /** {@code delivery_cancel} (§2.14): a request recorded for the recipient, not a terminal decision. */
     public void cancel(Connection connection, String sender, JsonObject frame) {
-        Refusal gate = gate(connection, frame);
-        if (gate != null) {
-            refuse(connection, sender, gate);
+        Aggregate a = existingRequest(connection, sender, frame);
+        if (a == null) {
             return;
         }
         String key = frame.getString("operation_key");
-        Aggregate a = book.get(key);
-        if (a == null) {
-            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
-            return;
-        }
         String echo = a.intent().requestId();
         if (!sender.equals(a.intent().sender())) {
             refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "only the sender may cancel"));
@@ -385,17 +390,11 @@ public final class DeliveryService {
 
     /** {@code delivery_status_request} (§2.13). */
     public void statusRequest(Connection connection, String sender, JsonObject frame) {
-        Refusal gate = gate(connection, frame);
-        if (gate != null) {
-            refuse(connection, sender, gate);
+        Aggregate a = existingRequest(connection, sender, frame);
+        if (a == null) {
             return;
         }
         String key = frame.getString("operation_key");
-        Aggregate a = book.get(key);
-        if (a == null) {
-            refuse(connection, sender, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such delivery request"));
-            return;
-        }
         if (!sender.equals(a.intent().sender()) && !sender.equals(a.intent().target())) {
             refuse(connection, sender, Refusal.of(ReasonCodes.UNAUTHORISED_REQUESTER, "not a participant of this request"));
             return;
