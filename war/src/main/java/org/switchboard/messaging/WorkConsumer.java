@@ -1,7 +1,9 @@
 package org.switchboard.messaging;
 
+import jakarta.annotation.Resource;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.MessageDriven;
+import jakarta.ejb.MessageDrivenContext;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -12,7 +14,10 @@ import jakarta.jms.TextMessage;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
-/** Takes work items off the broker queue and hands each to the {@link WorkHandler} for its kind. */
+/**
+ * Takes work items off the broker queue and hands each to the {@link WorkHandler} for its kind.
+ * Once the application stops ({@link WorkDrain}) it hands items back to the broker instead.
+ */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = JmsWorkQueue.RESOURCE_ADAPTER),
     @ActivationConfigProperty(propertyName = "destinationType", propertyValue = "jakarta.jms.Queue"),
@@ -24,6 +29,11 @@ import java.util.logging.Logger;
 public class WorkConsumer implements MessageListener {
 
     private static final Logger LOG = Logger.getLogger(WorkConsumer.class.getName());
+    /** One per application: the consumer's instances are pooled, the stop drains them all. */
+    static final WorkGate GATE = new WorkGate();
+
+    @Resource
+    MessageDrivenContext context;
 
     @Inject
     @Any
@@ -31,6 +41,10 @@ public class WorkConsumer implements MessageListener {
 
     @Override
     public void onMessage(Message message) {
+        if (!GATE.enter()) {
+            handBack();
+            return;
+        }
         try {
             String kind = message.getStringProperty(JmsWorkQueue.KIND);
             String body = message instanceof TextMessage text ? text.getText() : null;
@@ -44,11 +58,31 @@ public class WorkConsumer implements MessageListener {
             handler.handle(body, deliveryCount);
         } catch (JMSException e) {
             throw new IllegalStateException(e);
-        } catch (RuntimeException e) {
-            throw e;
+        } catch (RuntimeException | LinkageError e) {
+            if (!GATE.closed()) {
+                throw e;
+            }
+            // The stop took the application's classes or resources away under a running item: not a
+            // fault of the item, and the broker (or the webhook recovery sweep) hands it out again.
+            // No lambda here: its class might no longer load either.
+            LOG.info("a work item was cut short by the stop (" + e.getClass().getName()
+                    + "); it runs again after the next start");
+            handBack();
         } catch (Exception e) {
             LOG.log(Level.FINE, "work item failed; the broker will redeliver", e);
             throw new IllegalStateException(e);
+        } finally {
+            GATE.leave();
+        }
+    }
+
+    /** Rolls the delivery back so the broker keeps the item for the next start. */
+    private void handBack() {
+        try {
+            context.setRollbackOnly();
+        } catch (IllegalStateException | NullPointerException noTransaction) {
+            // Delivered outside a transaction: the item is acknowledged; the webhook recovery sweep
+            // finds its delivery row overdue after the next start.
         }
     }
 
