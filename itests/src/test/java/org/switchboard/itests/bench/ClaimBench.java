@@ -58,6 +58,7 @@ class ClaimBench {
         // every socket of this host shares the open hub's quota principal (128 live claims by default);
         // the benchmark keeps clients x window claims live at once
         env.put("HUB_CLAIMS_MAX_PER_PRINCIPAL", Integer.toString(Math.max(128, CLIENTS * WINDOW)));
+        env.put("HUB_JAVA_OPTS", HubServer.BENCH_JVM);
         try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
             measure(hub.webSocketUri(), hub.pid());

@@ -54,7 +54,7 @@ class DeliveryBench {
         int warmup = Integer.getInteger("bench.warmup", 30_000);
         int cycles = Integer.getInteger("bench.cycles", 20_000);
         double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
-        try (HubServer hub = HubServer.start()) {
+        try (HubServer hub = HubServer.start(java.util.Map.of("HUB_JAVA_OPTS", HubServer.BENCH_JVM))) {
             awaitApplication(hub);
             List<Pair> all = new ArrayList<>();
             for (int p = 0; p < pairs; p++) {

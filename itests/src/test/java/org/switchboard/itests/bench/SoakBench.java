@@ -42,7 +42,7 @@ class SoakBench {
         int chatRate = Integer.getInteger("soak.chat-rate", 100);
         assertTrue(minutes > warmup, "soak.minutes must exceed soak.warmup-minutes");
 
-        Relay relay = Relay.start();
+        Relay relay = Relay.start("HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.BENCH_JVM);
         try {
             RedsynClient c = relay.client;
             String token = relay.personWithNode("soak@acme.test", "enterprise");

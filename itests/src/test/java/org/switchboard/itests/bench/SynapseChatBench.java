@@ -64,7 +64,7 @@ class SynapseChatBench {
         boolean privateDirected = Boolean.parseBoolean(System.getProperty("bench.private-directed", "true"));
         java.util.Map<String, String> env = new java.util.HashMap<>();
         env.put("HUB_PRIVATE_DIRECTED_MESSAGES", Boolean.toString(privateDirected));
-        String javaOpts = System.getProperty("bench.hub-java-opts", "");
+        String javaOpts = System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM);
         if (!javaOpts.isBlank()) {
             env.put("HUB_JAVA_OPTS", javaOpts);
         }

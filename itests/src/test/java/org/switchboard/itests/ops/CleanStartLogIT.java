@@ -48,8 +48,7 @@ class CleanStartLogIT {
             }
         });
         receiver.start();
-        Relay relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true",
-                "HUB_JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1");
+        Relay relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true");
         Path log = relay.hub.logFile();
         try {
             RedsynClient c = relay.client;

@@ -72,7 +72,7 @@ class RedsynBench {
             token = node.json().getString("token");
         } else {
             // deep stacks: Payara's request path alone is deeper than JFR's default 64 frames
-            relay = JFR.isEmpty() ? Relay.start()
+            relay = JFR.isEmpty() ? Relay.start("HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.BENCH_JVM)
                     : Relay.start("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -XX:FlightRecorderOptions:stackdepth=256");
             client = relay.client;
             port = relay.hub.port();

@@ -13,12 +13,6 @@ import org.switchboard.itests.redsyn.Relay;
 /** Test steps shared by the organisation, link, topic and quota tests: create, announce, take, ack. */
 final class Orgs {
 
-    /**
-     * JVM options for the hub under test: C1 only and the serial collector start the server much faster
-     * on a small, busy machine (the behaviour under test does not depend on the JIT).
-     */
-    static final String[] LEAN_JVM = {"HUB_JAVA_OPTS", "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1"};
-
     private final Relay relay;
     private final RedsynClient c;
 

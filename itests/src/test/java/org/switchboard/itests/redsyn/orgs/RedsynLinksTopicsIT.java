@@ -35,7 +35,7 @@ class RedsynLinksTopicsIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start(Orgs.LEAN_JVM);
+        relay = Relay.start();
         c = relay.client;
         orgs = new Orgs(relay);
     }

@@ -30,7 +30,7 @@ class RedsynQuotaIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start(Orgs.LEAN_JVM[0], Orgs.LEAN_JVM[1], "REDSYN_PLANS_TINY_MESSAGES_PER_DAY", "5", "REDSYN_PLANS_TINY_AGENTS", "2",
+        relay = Relay.start("REDSYN_PLANS_TINY_MESSAGES_PER_DAY", "5", "REDSYN_PLANS_TINY_AGENTS", "2",
                 "REDSYN_PLANS_TINY_FILE_BYTES", "1000", "REDSYN_PLANS_TINY_TTL_MAX_SECONDS", "600");
         c = relay.client;
         orgs = new Orgs(relay);

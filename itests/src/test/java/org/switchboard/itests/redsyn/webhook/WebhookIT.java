@@ -35,9 +35,6 @@ class WebhookIT {
 
     private static final String CLI = "acme/general/joel/cli";
 
-    /** C1 only and one GC thread: the hub starts on less CPU on a shared 2-core machine. */
-    static final String QUICK_START_JVM = "-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1";
-
     private Relay relay;
     private RedsynClient c;
     private Receiver receiver;
@@ -46,8 +43,7 @@ class WebhookIT {
     @BeforeAll
     void start() {
         receiver = new Receiver();
-        relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true", "REDSYN_WEBHOOK_RETRY_SCALE", "0.001",
-                "HUB_JAVA_OPTS", QUICK_START_JVM);
+        relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true", "REDSYN_WEBHOOK_RETRY_SCALE", "0.001");
         c = relay.client;
         joel = relay.personWithNode("joel@acme.test", "enterprise");
         assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "acme", "me", "joel")).status());
