@@ -15,9 +15,10 @@ import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.ConnectionRegistry;
 
 /**
- * Connection lifecycle (§4): admission ceilings and welcome on open, the first-frame bind
- * (reserved names, token auth, ownership lease, conflicts, damped takeover), presence, liveness
- * touches, name-switch refusal and disconnect cleanup.
+ * Connection lifecycle (§4): admission ceilings and welcome on open, the first-frame steps of the
+ * frame pipeline (sender named, reserved names, token auth, name resolution with ownership lease,
+ * conflicts and damped takeover, welcome), presence, liveness touches, name-switch refusal and
+ * disconnect cleanup.
  */
 public final class RegistrationService {
 
@@ -60,37 +61,69 @@ public final class RegistrationService {
         }
     }
 
+    /** How the first frame's name resolution ended. */
+    public enum Bind {
+        /** Refused: the refusal is sent and the socket closing. */
+        REFUSED,
+        /** The name was free and is now this socket's. */
+        BOUND,
+        /** An accepted takeover moved the name from its old socket to this one. */
+        TOOK_OVER
+    }
+
     /**
-     * Binds the name claimed by the first frame (§4.4 order); on refusal sends the private refusal
-     * and closes. Returns true when the socket is bound.
+     * The first frame must name its sender (core §4.4): without one the socket is closed. Marks the
+     * socket's first frame as handled either way, so a frame racing a refusal is ignored.
      */
-    public boolean bindFirstFrame(Connection connection, String sender, JsonObject frame) {
+    public boolean named(Connection connection, String sender) {
         connection.firstFrameHandled(true);
         if (sender.isEmpty()) {
             connection.close(CloseCodes.AUTH,
                     auth.secured() ? CloseCodes.REASON_AUTH_REQUIRED : CloseCodes.REASON_REGISTRATION_REQUIRED);
             return false;
         }
+        return true;
+    }
+
+    /** Hub and system identities and any name with {@code @} are refused with 4009 (§1.4 step 4). */
+    public boolean notReserved(Connection connection, String sender) {
         if (isReserved(sender)) {
             refuse(connection, "name_conflict", sender, HubStrings.reservedName(sender), CloseCodes.NAME_CONFLICT,
                     CloseCodes.REASON_RESERVED);
             return false;
         }
-        if (auth.secured()) {
-            String presented = JsonFields.string(frame, "token");
-            String refusal = auth.refusal(presented);
-            if (refusal != null) {
-                ctx.counters().authFailures.increment();
-                refuse(connection, "auth_denied", sender, refusal, CloseCodes.AUTH, CloseCodes.REASON_AUTH_DENIED);
-                return false;
-            }
-            connection.quotaPrincipal(TokenAuthenticator.principalFor(presented));
+        return true;
+    }
+
+    /**
+     * Connect-token authentication on a secured hub (§1.4 step 5): a wrong or missing token is refused
+     * and closed; a good one sets the socket's credential principal.
+     */
+    public boolean authenticated(Connection connection, String sender, JsonObject frame) {
+        if (!auth.secured()) {
+            return true;
         }
+        String presented = JsonFields.string(frame, "token");
+        String refusal = auth.refusal(presented);
+        if (refusal != null) {
+            ctx.counters().authFailures.increment();
+            refuse(connection, "auth_denied", sender, refusal, CloseCodes.AUTH, CloseCodes.REASON_AUTH_DENIED);
+            return false;
+        }
+        connection.quotaPrincipal(TokenAuthenticator.principalFor(presented));
+        return true;
+    }
+
+    /**
+     * Name resolution (§1.4 step 8): the ownership lease, declarations, uniqueness and damped
+     * takeover, and a lease granted on request. {@code frame} no longer carries {@code token}.
+     */
+    public Bind resolveName(Connection connection, String sender, JsonObject frame) {
         double now = ctx.frames().now();
         if (leases.blocks(sender, JsonFields.string(frame, "owner_lease"), now)) {
             refuse(connection, "name_conflict", sender, HubStrings.nameOwned(sender), CloseCodes.NAME_OWNED,
                     CloseCodes.REASON_NAME_OWNED);
-            return false;
+            return Bind.REFUSED;
         }
         applyDeclarations(connection, frame, true);
         hooks.beforeBind(connection, frame);
@@ -103,17 +136,17 @@ public final class RegistrationService {
             if (!JsonFields.isTrue(frame, "takeover") || attempt > 3) {
                 refuse(connection, "name_conflict", sender, HubStrings.nameTaken(sender), CloseCodes.NAME_CONFLICT,
                         CloseCodes.REASON_NAME_CONFLICT);
-                return false;
+                return Bind.REFUSED;
             }
             TakeoverDamper.Verdict verdict = damper.attempt(sender, now);
             if (verdict == TakeoverDamper.Verdict.COOLDOWN) {
                 connection.close(CloseCodes.UNAUTH_OR_TAKEOVER, CloseCodes.REASON_TAKEOVER_COOLDOWN);
-                return false;
+                return Bind.REFUSED;
             }
             if (verdict == TakeoverDamper.Verdict.QUARANTINE) {
                 ctx.counters().takeoverQuarantines.increment();
                 connection.close(CloseCodes.UNAUTH_OR_TAKEOVER, CloseCodes.REASON_TAKEOVER_QUARANTINE);
-                return false;
+                return Bind.REFUSED;
             }
             if (ctx.registry().rebind(sender, holder, connection)) {
                 ctx.counters().takeovers.increment();
@@ -131,22 +164,29 @@ public final class RegistrationService {
                         .add("owner_lease", token).add("lease_name", sender).build().toString());
             }
         }
+        return takeover ? Bind.TOOK_OVER : Bind.BOUND;
+    }
+
+    /**
+     * After the bind (§1.4 steps 9, 10, 12): the welcome on a secured hub, liveness, the outbox
+     * flush, the {@code joined} presence (not for a takeover) and the mailbox replay, in that order.
+     */
+    public void welcome(Connection connection, String sender, JsonObject frame, boolean takeover) {
+        double now = ctx.frames().now();
         if (auth.secured()) {
             connection.send(welcome(takeover ? null : sender));
         }
         ctx.registry().touch(sender, now);
         ctx.registry().react(sender, now);
         hooks.clearDeadLetter(sender);
-        boolean announce = !takeover;
         connection.inOrder(() -> hooks.flushOutbox(connection));
-        if (announce) {
+        if (!takeover) {
             connection.inOrder(() -> {
                 presence("joined", sender);
                 return java.util.concurrent.CompletableFuture.completedFuture(null);
             });
         }
         connection.inOrder(hooks.replayMailbox(connection, frame));
-        return true;
     }
 
     /** Roles, wake capability and protocol version declared on a heartbeat (registration or keepalive). */

@@ -179,4 +179,21 @@ class SynapseDispatcherTest {
         alice.chat("proj/bob", "still here");
         assertEquals("still here", bob.peer().lastOfType("chat").getString("payload"));
     }
+
+    @Test
+    void thePipelineIsDeclaredInTheOrderOfAdvancedSection1_4() {
+        TestHub test = new TestHub();
+        java.util.List<String> steps = test.hub.dispatcher().steps();
+        int last = 0;
+        for (String step : steps) {
+            java.util.regex.Matcher number = java.util.regex.Pattern.compile("^(\\d+)").matcher(step);
+            if (number.find()) {
+                int n = Integer.parseInt(number.group(1));
+                assertTrue(n > last, "step '" + step + "' comes after step " + last + " in " + steps);
+                last = n;
+            }
+        }
+        assertEquals("1 decode", steps.get(0));
+        assertEquals("19 dispatch", steps.get(steps.size() - 1));
+    }
 }
