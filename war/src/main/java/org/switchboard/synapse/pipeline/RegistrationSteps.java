@@ -26,51 +26,68 @@ public final class RegistrationSteps {
         }
     }
 
-    /** The first frame must name a sender (core §4.4). */
-    public static final class SenderNamed implements PipelineStep {
+    /**
+     * A step that applies only to the first frame of a socket without a name (see {@link FirstFrame});
+     * frames on bound sockets pass it untouched.
+     */
+    public abstract static class FirstFrameCheck implements PipelineStep {
 
-        private final RegistrationService registration;
+        /** The registration rules the check calls. */
+        protected final RegistrationService registration;
 
-        /** Refuses through {@code registration}. */
-        public SenderNamed(RegistrationService registration) {
+        /** A check calling {@code registration}. */
+        protected FirstFrameCheck(RegistrationService registration) {
             this.registration = registration;
         }
 
         @Override
-        public boolean pass(FrameInFlight f) {
-            return !f.registering || registration.named(f.connection, f.sender);
+        public final boolean pass(FrameInFlight f) {
+            return !f.registering || check(f);
+        }
+
+        /** The check itself, for a registering frame; false when it refused the frame. */
+        protected abstract boolean check(FrameInFlight f);
+    }
+
+    /** The first frame must name a sender (core §4.4). */
+    public static final class SenderNamed extends FirstFrameCheck {
+
+        /** Refuses through {@code registration}. */
+        public SenderNamed(RegistrationService registration) {
+            super(registration);
+        }
+
+        @Override
+        protected boolean check(FrameInFlight f) {
+            return registration.named(f.connection, f.sender);
         }
     }
 
     /** Step 4: reserved sender names (hub/system identities, any name with {@code @}) → 4009. */
-    public static final class ReservedNames implements PipelineStep {
-
-        private final RegistrationService registration;
+    public static final class ReservedNames extends FirstFrameCheck {
 
         /** Refuses through {@code registration}. */
         public ReservedNames(RegistrationService registration) {
-            this.registration = registration;
+            super(registration);
         }
 
         @Override
-        public boolean pass(FrameInFlight f) {
-            return !f.registering || registration.notReserved(f.connection, f.sender);
+        protected boolean check(FrameInFlight f) {
+            return registration.notReserved(f.connection, f.sender);
         }
     }
 
     /** Step 5: the connect token on a secured hub. */
-    public static final class ConnectToken implements PipelineStep {
-
-        private final RegistrationService registration;
+    public static final class ConnectToken extends FirstFrameCheck {
 
         /** Authenticates through {@code registration}. */
         public ConnectToken(RegistrationService registration) {
-            this.registration = registration;
+            super(registration);
         }
 
         @Override
-        public boolean pass(FrameInFlight f) {
-            return !f.registering || registration.authenticated(f.connection, f.sender, f.frame);
+        protected boolean check(FrameInFlight f) {
+            return registration.authenticated(f.connection, f.sender, f.frame);
         }
     }
 
@@ -87,20 +104,15 @@ public final class RegistrationSteps {
     }
 
     /** Steps 8–9 on the first frame: name resolution, then the welcome, joined presence and replays. */
-    public static final class NameResolution implements PipelineStep {
-
-        private final RegistrationService registration;
+    public static final class NameResolution extends FirstFrameCheck {
 
         /** Binds through {@code registration}. */
         public NameResolution(RegistrationService registration) {
-            this.registration = registration;
+            super(registration);
         }
 
         @Override
-        public boolean pass(FrameInFlight f) {
-            if (!f.registering) {
-                return true;
-            }
+        protected boolean check(FrameInFlight f) {
             RegistrationService.Bind bind = registration.resolveName(f.connection, f.sender, f.frame);
             if (bind == RegistrationService.Bind.REFUSED) {
                 return false;
