@@ -24,7 +24,13 @@ public final class AttachmentGrammar {
 
     private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{64}");
-    private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9.+-]*/[a-z0-9][a-z0-9.+-]{0,80}");
+    /**
+     * The reference leaves the type part unbounded; RFC 6838 caps it at 127 characters, which keeps the
+     * stored column bounded (our choice, written in synapse-conformance.md).
+     */
+    private static final Pattern MEDIA_TYPE = Pattern.compile("[a-z0-9][a-z0-9.+-]{0,126}/[a-z0-9][a-z0-9.+-]{0,80}");
+    /** Longest media type the grammar admits (127 + 1 + 81). */
+    public static final int MAX_MEDIA_TYPE_CHARS = 209;
     private static final Pattern PROVENANCE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:/#@-]{0,255}");
     private static final Pattern REF = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}");
     private static final Pattern UPLOAD_ID = Pattern.compile("[0-9a-f]{48}");

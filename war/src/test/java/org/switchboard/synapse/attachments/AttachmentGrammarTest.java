@@ -52,6 +52,9 @@ class AttachmentGrammarTest {
         assertEquals("text/plain", AttachmentGrammar.mediaType("text/plain"));
         assertEquals("application/vnd.a+json", AttachmentGrammar.mediaType("application/vnd.a+json"));
         assertEquals("a/b" + "c".repeat(80), AttachmentGrammar.mediaType("a/b" + "c".repeat(80)));
+        String longest = "a".repeat(127) + "/" + "b".repeat(81);
+        assertEquals(AttachmentGrammar.MAX_MEDIA_TYPE_CHARS, AttachmentGrammar.mediaType(longest).length());
+        refused(AttachmentErrors.INVALID_MEDIA_TYPE, () -> AttachmentGrammar.mediaType("a" + longest));
         for (String bad : new String[] {"Text/plain", "text", "text/", "/plain", "text/plain; charset=utf-8",
                 "a/b" + "c".repeat(81), "text/pl ain", "-a/b"}) {
             refused(AttachmentErrors.INVALID_MEDIA_TYPE, () -> AttachmentGrammar.mediaType(bad));
