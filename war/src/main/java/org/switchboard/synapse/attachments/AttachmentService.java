@@ -28,7 +28,11 @@ public final class AttachmentService {
 
     private static final Logger LOG = Logger.getLogger(AttachmentService.class.getName());
 
-    /** Minimum negotiated wire version for the local attachment verbs (§1.1). */
+    /**
+     * Minimum negotiated wire version for the local attachment verbs (§1.1). The hub does not advertise
+     * 4 yet ({@link org.switchboard.synapse.SynapseSettings#PROTOCOL_VERSION}): that waits for the
+     * security layers, without which the store never opens.
+     */
     public static final int MIN_VERSION = 4;
     static final String WRITE = "attachment-write";
     static final String READ = "attachment-read";
