@@ -73,6 +73,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
+        attachmentErrors(out, counters);
         containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
@@ -93,6 +94,17 @@ public class SynapseMetricsServlet extends HttpServlet {
                     .append(refused.getOrDefault(code, 0L)).append('\n');
         }
         gauge(out, "synapse_delivery_quarantined_rows", "Delivery journal rows that could not be decoded at start-up.", delivery.quarantined());
+    }
+
+    /** Attachment refusals (synapse-advanced §3.6) by stable error string; every string has a line. */
+    private static void attachmentErrors(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_attachment_errors_total Attachment refusals by error string.\n")
+                .append("# TYPE synapse_attachment_errors_total counter\n");
+        for (String error : org.switchboard.synapse.attachments.AttachmentErrors.ALL) {
+            java.util.concurrent.atomic.LongAdder n = counters.attachmentErrors.get(error);
+            out.append("synapse_attachment_errors_total{error=\"").append(error).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
     }
 
     /** One line per container shortcut: 1 when engaged, 0 when the portable path is taken (see operator-guide.md). */

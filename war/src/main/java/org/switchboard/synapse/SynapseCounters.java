@@ -11,4 +11,8 @@ public final class SynapseCounters {
     public final LongAdder ingressRefused = new LongAdder();
     public final LongAdder takeovers = new LongAdder();
     public final LongAdder takeoverQuarantines = new LongAdder();
+
+    // scoped attachments (synapse-advanced §3): refusals by stable error string
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> attachmentErrors =
+            new java.util.concurrent.ConcurrentHashMap<>();
 }

@@ -34,9 +34,12 @@ public record SynapseSettings(
         int websocketWriteBufferBytes,
         long historyMaxBytes,
         long maxReplyBytes,
-        long outboundMaxBytes) {
+        long outboundMaxBytes,
+        // scoped attachments (synapse-advanced §3)
+        String attachmentsDir) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
+    // not 4 yet: the attachment verbs exist, but their store needs the security layers of §3.1 (synapse-conformance.md)
     public static final int PROTOCOL_VERSION = 3;
     /** Default {@code hub.history-max-bytes}: 64 MiB of retained chat text. */
     public static final long DEFAULT_HISTORY_MAX_BYTES = 64L * 1024 * 1024;
@@ -131,6 +134,9 @@ public record SynapseSettings(
         public Builder historyMaxBytes(long v) { historyMaxBytes = v; return this; }
         public Builder maxReplyBytes(long v) { maxReplyBytes = v; return this; }
         public Builder outboundMaxBytes(long v) { outboundMaxBytes = v; return this; }
+        // scoped attachments (synapse-advanced §3)
+        private String attachmentsDir = "";
+        public Builder attachmentsDir(String v) { attachmentsDir = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -139,7 +145,8 @@ public record SynapseSettings(
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
-                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes);
+                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes,
+                    attachmentsDir);
         }
     }
 }

@@ -134,6 +134,7 @@ public class SynapseConfig {
                 .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
                 .websocketWriteBufferBytes(websocketWriteBufferBytes)
                 .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
+                .attachmentsDir(attachmentsDir.orElse("").trim())
                 .build();
     }
 
@@ -280,4 +281,10 @@ public class SynapseConfig {
     public boolean allowInsecureBind() {
         return allowInsecureBind;
     }
+
+    // scoped attachments (synapse-advanced §3)
+
+    /** Root of the v4 attachment store; empty = no store. It opens only with the full §3.1 posture. */
+    @Inject @ConfigProperty(name = "hub.attachments.dir")
+    Optional<String> attachmentsDir;
 }

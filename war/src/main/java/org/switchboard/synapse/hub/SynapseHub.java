@@ -11,6 +11,8 @@ import java.util.function.Supplier;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.chat.ChannelService;
+import org.switchboard.synapse.attachments.AttachmentHandler;
+import org.switchboard.synapse.attachments.AttachmentService;
 import org.switchboard.synapse.delivery.DeliveryHandler;
 import org.switchboard.synapse.delivery.DeliveryService;
 import org.switchboard.synapse.chat.ChatHandler;
@@ -47,6 +49,7 @@ public final class SynapseHub implements RegistrationHooks {
     private final Supplier<List<StateSnapshotContributor>> contributors;
     private final double startedAt;
     private volatile int corruptRows;
+    private final AttachmentService attachments;
 
     /**
      * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
@@ -72,6 +75,8 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot));
         dispatcher.register(new DeliveryHandler(delivery));
         dispatcher.register(channels);
+        this.attachments = AttachmentService.forHub(ctx, journal != null);
+        dispatcher.register(new AttachmentHandler(attachments));
     }
 
     private static String resolveHubId(SynapseSettings settings, Journal journal) {
@@ -114,6 +119,7 @@ public final class SynapseHub implements RegistrationHooks {
     public void closed(Connection connection) {
         registration.disconnected(connection);
         delivery.closed(connection);
+        attachments.closed(connection);
         mailbox.closed(connection);
         if (connection.name() != null && ctx.registry().socketOf(connection.name()) == null) {
             dispatcher.senderGone(connection.name());

@@ -1,0 +1,31 @@
+-- Switchboard schema, version 3: the scoped-attachment ledger (synapse-advanced §3) in the hub's own
+-- database instead of the reference's separate SQLite file (synapse-conformance.md). The bytes stay
+-- in the attachment directory; these rows are the objects, their references and the open uploads.
+
+CREATE TABLE attachment_object (
+    scope character varying(64) NOT NULL,
+    digest character varying(64) NOT NULL,
+    byte_length bigint NOT NULL,
+    media_type character varying(209) NOT NULL,
+    provenance character varying(256) NOT NULL,
+    expires_at double precision NOT NULL,
+    CONSTRAINT attachment_object_pkey PRIMARY KEY (scope, digest)
+);
+
+CREATE TABLE attachment_ref (
+    ref_id character varying(64) NOT NULL,
+    scope character varying(64) NOT NULL,
+    digest character varying(64) NOT NULL,
+    ref character varying(128) NOT NULL,
+    CONSTRAINT attachment_ref_pkey PRIMARY KEY (ref_id),
+    CONSTRAINT attachment_ref_key UNIQUE (scope, digest, ref)
+);
+
+CREATE TABLE attachment_upload (
+    upload_id character varying(48) NOT NULL,
+    scope character varying(64) NOT NULL,
+    digest character varying(64) NOT NULL,
+    byte_length bigint NOT NULL,
+    owner_session character varying(64) NOT NULL,
+    CONSTRAINT attachment_upload_pkey PRIMARY KEY (upload_id)
+);
