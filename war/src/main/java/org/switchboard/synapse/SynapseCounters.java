@@ -11,4 +11,8 @@ public final class SynapseCounters {
     public final LongAdder ingressRefused = new LongAdder();
     public final LongAdder takeovers = new LongAdder();
     public final LongAdder takeoverQuarantines = new LongAdder();
+    // identity binding (synapse-advanced §6.5)
+    public final LongAdder identityPinMismatches = new LongAdder();
+    public final LongAdder identityBindingFailures = new LongAdder();
+    public final LongAdder identityPinsCreated = new LongAdder();
 }

@@ -34,7 +34,12 @@ public record SynapseSettings(
         int websocketWriteBufferBytes,
         long historyMaxBytes,
         long maxReplyBytes,
-        long outboundMaxBytes) {
+        long outboundMaxBytes,
+        // identity binding (synapse-advanced §6.5)
+        String identityTrust,
+        boolean requireIdentityBinding,
+        boolean identityPins,
+        double leaseOfflineTtlSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 3;
@@ -102,6 +107,11 @@ public record SynapseSettings(
         private long historyMaxBytes = DEFAULT_HISTORY_MAX_BYTES;
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
         private long outboundMaxBytes = DEFAULT_OUTBOUND_MAX_BYTES;
+        // identity binding (synapse-advanced §6.5)
+        private String identityTrust = "";
+        private boolean requireIdentityBinding;
+        private boolean identityPins = true;
+        private double leaseOfflineTtlSeconds = 3600;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -131,6 +141,11 @@ public record SynapseSettings(
         public Builder historyMaxBytes(long v) { historyMaxBytes = v; return this; }
         public Builder maxReplyBytes(long v) { maxReplyBytes = v; return this; }
         public Builder outboundMaxBytes(long v) { outboundMaxBytes = v; return this; }
+        // identity binding (synapse-advanced §6.5)
+        public Builder identityTrust(String v) { identityTrust = v; return this; }
+        public Builder requireIdentityBinding(boolean v) { requireIdentityBinding = v; return this; }
+        public Builder identityPins(boolean v) { identityPins = v; return this; }
+        public Builder leaseOfflineTtlSeconds(double v) { leaseOfflineTtlSeconds = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -139,7 +154,8 @@ public record SynapseSettings(
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
-                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes);
+                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes,
+                    identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds);
         }
     }
 }

@@ -134,6 +134,8 @@ public class SynapseConfig {
                 .rateLimits(rateLimits()).maxFrameKib(maxFrameKib).rawFrameWrites(rawFrameWrites)
                 .websocketWriteBufferBytes(websocketWriteBufferBytes)
                 .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
+                .identityTrust(identityTrust.orElse("").trim()).requireIdentityBinding(requireIdentityBinding)
+                .identityPins(identityPins).leaseOfflineTtlSeconds(leaseOfflineTtlSeconds)
                 .build();
     }
 
@@ -280,4 +282,22 @@ public class SynapseConfig {
     public boolean allowInsecureBind() {
         return allowInsecureBind;
     }
+
+    // identity binding: operator trust bundle, signed registration, TOFU pins (synapse-advanced §6.5)
+
+    /** Operator identity trust bundle file (JSON, mode 0600); empty = none (TOFU pins decide). */
+    @Inject @ConfigProperty(name = "hub.identity-trust")
+    Optional<String> identityTrust;
+
+    /** Refuse (4013) every first frame that does not verify against the trust bundle for its sender. */
+    @Inject @ConfigProperty(name = "hub.require-identity-binding", defaultValue = "false")
+    boolean requireIdentityBinding;
+
+    /** Pin a name to the first key that signs its registration (trust on first use; only without a bundle). */
+    @Inject @ConfigProperty(name = "hub.identity-pins", defaultValue = "true")
+    boolean identityPins;
+
+    /** Offline time after which an ownership lease lapses (seconds). */
+    @Inject @ConfigProperty(name = "hub.lease-offline-ttl-seconds", defaultValue = "3600")
+    double leaseOfflineTtlSeconds;
 }
