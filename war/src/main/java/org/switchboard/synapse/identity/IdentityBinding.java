@@ -75,10 +75,13 @@ public final class IdentityBinding {
             return Decision.bindingFailed("unknown_key", "Identity binding is required but the hub has no usable "
                     + "identity trust bundle (" + TrustBundle.KEY + "); registrations are refused until the operator fixes it.", null);
         }
+        if (!required) {
+            // a bundle without hub.require-identity-binding binds nothing (and makes no TOFU pins, §6.5)
+            return Decision.accept(false);
+        }
         if (!RegistrationProof.signed(frame)) {
-            return required ? Decision.bindingFailed("missing_signature", "Identity binding is required: sign the "
-                    + "registration frame with a key of the operator's trust bundle (signature, identity_public_key).", null)
-                    : Decision.accept(false);
+            return Decision.bindingFailed("missing_signature", "Identity binding is required: sign the "
+                    + "registration frame with a key of the operator's trust bundle (signature, identity_public_key).", null);
         }
         RegistrationProof.Envelope envelope = RegistrationProof.envelope(frame);
         String keyId = envelope.keyId();
@@ -113,30 +116,30 @@ public final class IdentityBinding {
 
     private Decision checkPin(String sender, JsonObject frame, double now) {
         IdentityPins.Pin pin = pins.get(sender);
-        boolean signed = RegistrationProof.signed(frame);
-        if (!signed) {
-            return pin == null ? Decision.accept(false) : pinMismatch(sender, null);
-        }
-        RegistrationProof.Envelope envelope = RegistrationProof.envelope(frame);
-        byte[] key = RegistrationProof.identityPublicKey(frame);
-        if (!envelope.wellFormed()) {
-            return refusedProof("bad_signature", sender, envelope.keyId(), envelope.fault());
-        }
-        if (key == null) {
-            return refusedProof("bad_signature", sender, envelope.keyId(),
-                    "identity_public_key must be base64 of the 32 raw Ed25519 public key bytes");
-        }
-        if (!RegistrationProof.verifies(frame, key)) {
-            return refusedProof("bad_signature", sender, envelope.keyId(), "the signature does not verify");
+        Proof proof = RegistrationProof.signed(frame) ? proof(frame) : null;
+        if (proof == null || !proof.valid()) {
+            // an absent or unverifiable proof counts as unsigned: it pins nothing (stock clients send
+            // envelopes this hub does not verify) and, on a pinned name, is a mismatch
+            return pin == null ? Decision.accept(false) : pinMismatch(sender, proof == null ? null : proof.keyId());
         }
         if (pin == null) {
-            IdentityPins.Pin now_ = pins.pinIfAbsent(sender, envelope.keyId(), key, now);
-            if (now_.matches(envelope.keyId(), key)) {
+            pin = pins.pinIfAbsent(sender, proof.keyId(), proof.key(), now);
+            if (pin.matches(proof.keyId(), proof.key())) {
                 return Decision.accept(true);
             }
-            pin = now_;
         }
-        return pin.matches(envelope.keyId(), key) ? Decision.accept(false) : pinMismatch(sender, envelope.keyId());
+        return pin.matches(proof.keyId(), proof.key()) ? Decision.accept(false) : pinMismatch(sender, proof.keyId());
+    }
+
+    /** A self-signed proof: its key id, the frame's identity_public_key, and whether it verifies. */
+    private record Proof(String keyId, byte[] key, boolean valid) {
+    }
+
+    private static Proof proof(JsonObject frame) {
+        RegistrationProof.Envelope envelope = RegistrationProof.envelope(frame);
+        byte[] key = RegistrationProof.identityPublicKey(frame);
+        boolean valid = envelope.wellFormed() && key != null && RegistrationProof.verifies(frame, key);
+        return new Proof(envelope.keyId(), key, valid);
     }
 
     private static Decision pinMismatch(String sender, String observedKeyId) {

@@ -84,7 +84,7 @@ class IdentityBindingTest {
     }
 
     @Test
-    void unsignedNamesKeepLegacyBehaviourAndBadProofsNeverPin() {
+    void unsignedNamesKeepLegacyBehaviourAndUnverifiableProofsNeverPin() {
         RecordingStore store = new RecordingStore();
         IdentityBinding binding = tofu(store);
         assertTrue(binding.check("bob", TestKeys.heartbeat("bob"), 1).accepted());
@@ -93,13 +93,23 @@ class IdentityBindingTest {
         JsonObject signed = ALICE.sign(TestKeys.heartbeat("carol"), "c-1");
         JsonObject tampered = Jsons.PROVIDER.createObjectBuilder(signed).add("payload", "changed").build();
         IdentityBinding.Decision bad = binding.check("carol", tampered, 1);
-        assertFalse(bad.accepted());
-        assertEquals("bad_signature", bad.result());
-        assertEquals(IdentityBinding.REASON_BINDING_FAILED, bad.reason());
+        assertTrue(bad.accepted(), "an unverifiable proof counts as unsigned on an unpinned name");
+        assertFalse(bad.pinCreated());
         JsonObject noKey = Jsons.PROVIDER.createObjectBuilder(signed).remove("identity_public_key").build();
-        assertEquals("bad_signature", binding.check("carol", noKey, 1).result());
+        assertFalse(binding.check("carol", noKey, 1).pinCreated());
+        JsonObject v2 = Jsons.PROVIDER.createObjectBuilder(signed).add("signature", Jsons.PROVIDER.createObjectBuilder(
+                signed.getJsonObject("signature")).add("version", 2).add("domain", "aef:legacy-event:v0.1")).build();
+        assertFalse(binding.check("carol", v2, 1).pinCreated(), "only v1 proofs pin");
         assertTrue(store.rows.isEmpty(), "a failed proof pinned a name");
-        assertTrue(binding.check("carol", TestKeys.heartbeat("carol"), 1).accepted(), "still unpinned");
+        assertFalse(binding.proven("carol"));
+
+        // on a pinned name, a copied key id and key without the private key is a mismatch
+        binding.check("carol", signed, 2);
+        JsonObject forged = Jsons.PROVIDER.createObjectBuilder(ALICE.sign(TestKeys.heartbeat("carol"), "c-1"))
+                .add("payload", "forged").build();
+        IdentityBinding.Decision refused = binding.check("carol", forged, 3);
+        assertTrue(refused.pinMismatch());
+        assertEquals("c-1", refused.observedKeyId());
     }
 
     @Test
@@ -143,14 +153,14 @@ class IdentityBindingTest {
     }
 
     @Test
-    void anOptionalBundleRefusesForgedProofsButLetsUnsignedFramesPass() {
+    void aBundleWithoutRequiredBindingRefusesNothingAndPinsNothing() {
         IdentityBinding optional = new IdentityBinding(bundle(""), null, false, new IdentityPins(IdentityPins::memoryStore));
         assertTrue(optional.check("ACME/alice", TestKeys.heartbeat("ACME/alice"), 1).accepted());
-        assertEquals("bad_signature", optional.check("ACME/alice", MALLORY.sign(TestKeys.heartbeat("ACME/alice"), "acme-a"), 1).result());
-        assertTrue(optional.check("ACME/alice", ALICE.sign(TestKeys.heartbeat("ACME/alice"), "acme-a"), 1).accepted());
+        assertTrue(optional.check("ACME/alice", MALLORY.sign(TestKeys.heartbeat("ACME/alice"), "acme-a"), 1).accepted());
         assertFalse(optional.check("ACME/alice", ALICE.sign(TestKeys.heartbeat("ACME/alice"), "acme-a"), 1).pinCreated(),
                 "with a bundle no TOFU pins are made");
         assertNull(optional.pin("ACME/alice"));
+        assertFalse(optional.proven("ACME/alice"));
     }
 
     @Test
