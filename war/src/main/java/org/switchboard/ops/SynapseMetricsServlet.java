@@ -68,6 +68,9 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_federation_denied_total", "Federation refusals.", 0);
         counter(out, "synapse_takeovers_total", "Accepted takeovers.", counters.takeovers.sum());
         counter(out, "synapse_takeover_quarantines_total", "Takeover quarantines.", counters.takeoverQuarantines.sum());
+        counter(out, "synapse_identity_pin_mismatches_total", "Registrations refused: identity pin mismatch (4013).", counters.identityPinMismatches.sum());
+        counter(out, "synapse_identity_binding_failures_total", "Registrations refused: identity binding failed (4013).", counters.identityBindingFailures.sum());
+        counter(out, "synapse_identity_pins_created_total", "TOFU identity pins created.", counters.identityPinsCreated.sum());
         counter(out, "synapse_atomic_operations_inserted_total", "Keyed operations committed.", featureCounter(hub, "synapse_atomic_operations_inserted_total"));
         counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", featureCounter(hub, "synapse_atomic_operations_replayed_total"));
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));

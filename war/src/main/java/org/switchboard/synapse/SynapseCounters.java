@@ -15,4 +15,8 @@ public final class SynapseCounters {
     // scoped attachments (synapse-advanced §3): refusals by stable error string
     public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> attachmentErrors =
             new java.util.concurrent.ConcurrentHashMap<>();
+    // identity binding (synapse-advanced §6.5)
+    public final LongAdder identityPinMismatches = new LongAdder();
+    public final LongAdder identityBindingFailures = new LongAdder();
+    public final LongAdder identityPinsCreated = new LongAdder();
 }

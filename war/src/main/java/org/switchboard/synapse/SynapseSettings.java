@@ -36,7 +36,12 @@ public record SynapseSettings(
         long maxReplyBytes,
         long outboundMaxBytes,
         // scoped attachments (synapse-advanced §3)
-        String attachmentsDir) {
+        String attachmentsDir,
+        // identity binding (synapse-advanced §6.5)
+        String identityTrust,
+        boolean requireIdentityBinding,
+        boolean identityPins,
+        double leaseOfflineTtlSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // not 4 yet: the attachment verbs exist, but their store needs the security layers of §3.1 (synapse-conformance.md)
@@ -105,6 +110,11 @@ public record SynapseSettings(
         private long historyMaxBytes = DEFAULT_HISTORY_MAX_BYTES;
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
         private long outboundMaxBytes = DEFAULT_OUTBOUND_MAX_BYTES;
+        // identity binding (synapse-advanced §6.5)
+        private String identityTrust = "";
+        private boolean requireIdentityBinding;
+        private boolean identityPins = true;
+        private double leaseOfflineTtlSeconds = 3600;
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -137,6 +147,11 @@ public record SynapseSettings(
         // scoped attachments (synapse-advanced §3)
         private String attachmentsDir = "";
         public Builder attachmentsDir(String v) { attachmentsDir = v; return this; }
+        // identity binding (synapse-advanced §6.5)
+        public Builder identityTrust(String v) { identityTrust = v; return this; }
+        public Builder requireIdentityBinding(boolean v) { requireIdentityBinding = v; return this; }
+        public Builder identityPins(boolean v) { identityPins = v; return this; }
+        public Builder leaseOfflineTtlSeconds(double v) { leaseOfflineTtlSeconds = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -146,7 +161,8 @@ public record SynapseSettings(
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
                     rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes,
-                    attachmentsDir);
+                    attachmentsDir,
+                    identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds);
         }
     }
 }

@@ -188,9 +188,9 @@ class SchemaScriptsTest {
         }
         SchemaMigrator.Outcome outcome = migrator(SchemaMigrator.LOCATION_ROOT, "db/upgrade-test/").migrate(ds);
         assertTrue(outcome.baselined(), "the old tables were not recorded as version 1: " + outcome);
-        assertEquals(latestH2Version(), outcome.to());
-        // the stand-in V2 plus every real script after V1
-        assertEquals(h2ScriptCount(), outcome.applied(), "V1 ran on tables that exist, or a later script did not run: " + outcome);
+        // the test's V2 and every later shipped script (V1 is baselined, not run)
+        assertEquals(String.valueOf(Math.max(2, Integer.parseInt(latestH2Version()))), outcome.to());
+        assertEquals(h2ScriptCount(), outcome.applied(), "V1 ran on tables that exist, or V2 did not run: " + outcome);
         try (Connection connection = ds.getConnection(); Statement statement = connection.createStatement()) {
             try (ResultSet rs = statement.executeQuery("SELECT upgrade_note FROM journal_setting WHERE setting_name = 'hub_id'")) {
                 assertTrue(rs.next());

@@ -135,6 +135,8 @@ public class SynapseConfig {
                 .websocketWriteBufferBytes(websocketWriteBufferBytes)
                 .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
                 .attachmentsDir(attachmentsDir.orElse("").trim())
+                .identityTrust(identityTrust.orElse("").trim()).requireIdentityBinding(requireIdentityBinding)
+                .identityPins(identityPins).leaseOfflineTtlSeconds(leaseOfflineTtlSeconds)
                 .build();
     }
 
@@ -287,4 +289,22 @@ public class SynapseConfig {
     /** Root of the v4 attachment store; empty = no store. It opens only with the full §3.1 posture. */
     @Inject @ConfigProperty(name = "hub.attachments.dir")
     Optional<String> attachmentsDir;
+
+    // identity binding: operator trust bundle, signed registration, TOFU pins (synapse-advanced §6.5)
+
+    /** Operator identity trust bundle file (JSON, mode 0600); empty = none (TOFU pins decide). */
+    @Inject @ConfigProperty(name = "hub.identity-trust")
+    Optional<String> identityTrust;
+
+    /** Refuse (4013) every first frame that does not verify against the trust bundle for its sender. */
+    @Inject @ConfigProperty(name = "hub.require-identity-binding", defaultValue = "false")
+    boolean requireIdentityBinding;
+
+    /** Pin a name to the first key that signs its registration (trust on first use; only without a bundle). */
+    @Inject @ConfigProperty(name = "hub.identity-pins", defaultValue = "true")
+    boolean identityPins;
+
+    /** Offline time after which an ownership lease lapses (seconds). */
+    @Inject @ConfigProperty(name = "hub.lease-offline-ttl-seconds", defaultValue = "3600")
+    double leaseOfflineTtlSeconds;
 }

@@ -46,8 +46,8 @@ public final class SynapseDispatcher {
     }
 
     /**
-     * The pipeline, in the order of synapse-advanced §1.4 (numbers are its steps). Steps 6, 14, 16,
-     * 17 and 18 (identity proof, per-message authentication, federation, ACL, claim-ownership
+     * The pipeline, in the order of synapse-advanced §1.4 (numbers are its steps). Steps 14, 16,
+     * 17 and 18 (per-message authentication, federation, ACL, claim-ownership
      * routing) belong to layers not built yet; the first-frame steps pass bound sockets through.
      */
     static FramePipeline declare(SynapseContext ctx, RegistrationService registration, FrameRateLimits rateLimits,
@@ -60,6 +60,7 @@ public final class SynapseDispatcher {
                 .then("sender named", new RegistrationSteps.SenderNamed(registration))
                 .then("4 reserved names", new RegistrationSteps.ReservedNames(registration))
                 .then("5 connect token", new RegistrationSteps.ConnectToken(registration))
+                .then("6 identity proof", new org.switchboard.synapse.identity.IdentityProofStep(ctx))
                 .then("7 token removed", new RegistrationSteps.TokenRemoved())
                 .then("8-9 name resolution and welcome", new RegistrationSteps.NameResolution(registration))
                 .then("name switch", new RegistrationSteps.NameSwitch(registration))

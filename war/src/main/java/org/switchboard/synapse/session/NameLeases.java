@@ -12,11 +12,23 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class NameLeases {
 
-    /** Offline time after which a lease lapses (seconds). */
-    public static final double OFFLINE_TTL = 3600;
+    /** Default offline time after which a lease lapses (seconds; {@code hub.lease-offline-ttl-seconds}). */
+    public static final double DEFAULT_OFFLINE_TTL = 3600;
+
+    private final double offlineTtl;
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private final ConcurrentHashMap<String, Lease> leases = new ConcurrentHashMap<>();
+
+    /** Leases with the default offline TTL. */
+    public NameLeases() {
+        this(DEFAULT_OFFLINE_TTL);
+    }
+
+    /** Leases lapsing after {@code offlineTtlSeconds} offline (a non-positive value means the default). */
+    public NameLeases(double offlineTtlSeconds) {
+        this.offlineTtl = offlineTtlSeconds > 0 ? offlineTtlSeconds : DEFAULT_OFFLINE_TTL;
+    }
 
     private static final class Lease {
         final String token;
@@ -69,7 +81,7 @@ public final class NameLeases {
 
     private Lease live(String name, double now) {
         Lease lease = leases.get(name);
-        if (lease != null && !Double.isNaN(lease.offlineSince) && now - lease.offlineSince > OFFLINE_TTL) {
+        if (lease != null && !Double.isNaN(lease.offlineSince) && now - lease.offlineSince > offlineTtl) {
             leases.remove(name, lease);
             return null;
         }

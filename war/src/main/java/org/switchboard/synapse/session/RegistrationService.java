@@ -27,7 +27,7 @@ public final class RegistrationService {
 
     private final SynapseContext ctx;
     private final TokenAuthenticator auth;
-    private final NameLeases leases = new NameLeases();
+    private final NameLeases leases;
     private final TakeoverDamper damper = new TakeoverDamper();
     private final RegistrationHooks hooks;
 
@@ -35,6 +35,7 @@ public final class RegistrationService {
     public RegistrationService(SynapseContext ctx, RegistrationHooks hooks) {
         this.ctx = ctx;
         this.hooks = hooks;
+        this.leases = new NameLeases(ctx.settings().leaseOfflineTtlSeconds());
         this.auth = new TokenAuthenticator(ctx.settings().token());
     }
 

@@ -1,0 +1,13 @@
+package org.switchboard.synapse.identity;
+
+import java.util.Collection;
+
+/** Durable home of TOFU pins (the {@code identity_pin} table in the server, a map in unit tests). */
+public interface PinStore {
+
+    /** Every stored pin (read once, at first use). */
+    Collection<IdentityPins.Pin> loadAll();
+
+    /** Stores a new pin durably before returning; throws when it could not. */
+    void insert(IdentityPins.Pin pin);
+}
