@@ -73,6 +73,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
+        messageAuth(out, counters);
         containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
@@ -96,6 +97,17 @@ public class SynapseMetricsServlet extends HttpServlet {
     }
 
     /** One line per container shortcut: 1 when engaged, 0 when the portable path is taken (see operator-guide.md). */
+    /** Per-message authentication verdicts by result (§6.3/§6.4), every result listed even at zero. */
+    private static void messageAuth(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_message_auth_total Signed-verb frames verified, by verification_result.\n")
+                .append("# TYPE synapse_message_auth_total counter\n");
+        for (String result : org.switchboard.synapse.messageauth.AuthResult.ALL) {
+            java.util.concurrent.atomic.LongAdder n = counters.messageAuthResults.get(result);
+            out.append("synapse_message_auth_total{result=\"").append(result).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
+    }
+
     private void containerShortcuts(StringBuilder out) {
         String name = "switchboard_container_shortcut_active";
         out.append("# HELP ").append(name).append(" Whether a container shortcut is engaged (1) or the portable path is taken (0).\n")

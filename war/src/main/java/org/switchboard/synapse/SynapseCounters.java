@@ -11,4 +11,12 @@ public final class SynapseCounters {
     public final LongAdder ingressRefused = new LongAdder();
     public final LongAdder takeovers = new LongAdder();
     public final LongAdder takeoverQuarantines = new LongAdder();
+    // per-message authentication (synapse-advanced §6.3/§6.4): frames checked, by verification result
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> messageAuthResults =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Counts one per-message verification with {@code result}. */
+    public void messageAuthResult(String result) {
+        messageAuthResults.computeIfAbsent(result, r -> new LongAdder()).increment();
+    }
 }

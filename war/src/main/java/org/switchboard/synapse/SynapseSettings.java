@@ -34,7 +34,14 @@ public record SynapseSettings(
         int websocketWriteBufferBytes,
         long historyMaxBytes,
         long maxReplyBytes,
-        long outboundMaxBytes) {
+        long outboundMaxBytes,
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        String messageAuthKeyFile,
+        boolean requireMessageAuth,
+        int messageAuthWindowSeconds,
+        int messageAuthSkewSeconds,
+        int messageAuthNonceCache,
+        String signedEventTrust) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     public static final int PROTOCOL_VERSION = 3;
@@ -102,6 +109,13 @@ public record SynapseSettings(
         private long historyMaxBytes = DEFAULT_HISTORY_MAX_BYTES;
         private long maxReplyBytes = DEFAULT_MAX_REPLY_BYTES;
         private long outboundMaxBytes = DEFAULT_OUTBOUND_MAX_BYTES;
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        private String messageAuthKeyFile = "";
+        private boolean requireMessageAuth;
+        private int messageAuthWindowSeconds = 10;
+        private int messageAuthSkewSeconds = 1;
+        private int messageAuthNonceCache = 4096;
+        private String signedEventTrust = "";
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -131,6 +145,13 @@ public record SynapseSettings(
         public Builder historyMaxBytes(long v) { historyMaxBytes = v; return this; }
         public Builder maxReplyBytes(long v) { maxReplyBytes = v; return this; }
         public Builder outboundMaxBytes(long v) { outboundMaxBytes = v; return this; }
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        public Builder messageAuthKeyFile(String v) { messageAuthKeyFile = v; return this; }
+        public Builder requireMessageAuth(boolean v) { requireMessageAuth = v; return this; }
+        public Builder messageAuthWindowSeconds(int v) { messageAuthWindowSeconds = v; return this; }
+        public Builder messageAuthSkewSeconds(int v) { messageAuthSkewSeconds = v; return this; }
+        public Builder messageAuthNonceCache(int v) { messageAuthNonceCache = v; return this; }
+        public Builder signedEventTrust(String v) { signedEventTrust = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -139,7 +160,9 @@ public record SynapseSettings(
                     deadLetterEscalationThreshold, staleTracking, ingressQuotaEnabled, ingressQuotaMaxEvents,
                     ingressQuotaMaxBytes, ingressQuotaWindowSeconds, ingressQuotaMaxPrincipals, advertisedHost,
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
-                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes);
+                    rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes,
+                    messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
+                    messageAuthNonceCache, signedEventTrust);
         }
     }
 }

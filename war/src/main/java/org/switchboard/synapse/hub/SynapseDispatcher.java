@@ -66,6 +66,7 @@ public final class SynapseDispatcher {
                 .then("10 liveness", new RegistrationSteps.Liveness(registration))
                 .then("11 delivery-session binding", new RegistrationSteps.DeliveryBinding(registration))
                 .then("13 per-sender rate limit", new DispatchSteps.SenderRateLimit(rateLimits))
+                .then("14 per-message authentication", org.switchboard.synapse.messageauth.MessageAuthStep.forHub(ctx))
                 .then("known type", new DispatchSteps.KnownType(ctx, handlers))
                 .then("15 journal-recovery gate", new DispatchSteps.JournalRecoveryGate(ctx, corruptRows))
                 .then("19 dispatch", new DispatchSteps.Dispatch(ctx))
