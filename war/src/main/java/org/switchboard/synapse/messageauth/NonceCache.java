@@ -48,23 +48,32 @@ public final class NonceCache {
         }
     }
 
-    /** Admits {@code id} until {@code expiresAt} unless it was seen or the cache is full of live entries. */
-    public synchronized Admission admit(String id, double expiresAt, double now) {
-        Double seen = live.get(id);
-        if (seen != null && seen >= now) {
-            return Admission.REPLAYED;
-        }
-        if (live.size() >= capacity) {
-            live.values().removeIf(expiry -> expiry < now);
-            store.prune(now);
-            if (live.size() >= capacity) {
-                return Admission.FULL;
+    /**
+     * Admits {@code id} until {@code expiresAt} unless it was seen or the cache is full of live entries.
+     * The entry is reserved under the lock and written to the store outside it, so concurrent senders
+     * do not queue behind one another's database write; a failed write takes the reservation back.
+     */
+    public Admission admit(String id, double expiresAt, double now) {
+        synchronized (this) {
+            Double seen = live.get(id);
+            if (seen != null && seen >= now) {
+                return Admission.REPLAYED;
             }
+            if (live.size() >= capacity) {
+                live.values().removeIf(expiry -> expiry < now);
+                store.prune(now);
+                if (live.size() >= capacity) {
+                    return Admission.FULL;
+                }
+            }
+            live.put(id, expiresAt);
         }
         if (!store.record(id, expiresAt)) {
+            synchronized (this) {
+                live.remove(id, expiresAt);
+            }
             return Admission.REPLAYED;
         }
-        live.put(id, expiresAt);
         return Admission.ADMITTED;
     }
 
