@@ -77,6 +77,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
         attachmentErrors(out, counters);
+        messageAuth(out, counters);
         containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
@@ -106,6 +107,17 @@ public class SynapseMetricsServlet extends HttpServlet {
         for (String error : org.switchboard.synapse.attachments.AttachmentErrors.ALL) {
             java.util.concurrent.atomic.LongAdder n = counters.attachmentErrors.get(error);
             out.append("synapse_attachment_errors_total{error=\"").append(error).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
+    }
+
+    /** Per-message authentication verdicts by result (§6.3/§6.4), every result listed even at zero. */
+    private static void messageAuth(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_message_auth_total Signed-verb frames verified, by verification_result.\n")
+                .append("# TYPE synapse_message_auth_total counter\n");
+        for (String result : org.switchboard.synapse.messageauth.AuthResult.ALL) {
+            java.util.concurrent.atomic.LongAdder n = counters.messageAuthResults.get(result);
+            out.append("synapse_message_auth_total{result=\"").append(result).append("\"} ")
                     .append(n == null ? 0 : n.sum()).append('\n');
         }
     }

@@ -19,4 +19,12 @@ public final class SynapseCounters {
     public final LongAdder identityPinMismatches = new LongAdder();
     public final LongAdder identityBindingFailures = new LongAdder();
     public final LongAdder identityPinsCreated = new LongAdder();
+    // per-message authentication (synapse-advanced §6.3/§6.4): frames checked, by verification result
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> messageAuthResults =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Counts one per-message verification with {@code result}. */
+    public void messageAuthResult(String result) {
+        messageAuthResults.computeIfAbsent(result, r -> new LongAdder()).increment();
+    }
 }

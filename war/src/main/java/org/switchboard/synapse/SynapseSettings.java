@@ -41,7 +41,14 @@ public record SynapseSettings(
         String identityTrust,
         boolean requireIdentityBinding,
         boolean identityPins,
-        double leaseOfflineTtlSeconds) {
+        double leaseOfflineTtlSeconds,
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        String messageAuthKeyFile,
+        boolean requireMessageAuth,
+        int messageAuthWindowSeconds,
+        int messageAuthSkewSeconds,
+        int messageAuthNonceCache,
+        String signedEventTrust) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // not 4 yet: the attachment verbs exist, but their store needs the security layers of §3.1 (synapse-conformance.md)
@@ -115,6 +122,13 @@ public record SynapseSettings(
         private boolean requireIdentityBinding;
         private boolean identityPins = true;
         private double leaseOfflineTtlSeconds = 3600;
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        private String messageAuthKeyFile = "";
+        private boolean requireMessageAuth;
+        private int messageAuthWindowSeconds = 10;
+        private int messageAuthSkewSeconds = 1;
+        private int messageAuthNonceCache = 4096;
+        private String signedEventTrust = "";
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }
         public Builder token(String v) { token = v; return this; }
@@ -152,6 +166,13 @@ public record SynapseSettings(
         public Builder requireIdentityBinding(boolean v) { requireIdentityBinding = v; return this; }
         public Builder identityPins(boolean v) { identityPins = v; return this; }
         public Builder leaseOfflineTtlSeconds(double v) { leaseOfflineTtlSeconds = v; return this; }
+        // per-message authentication (synapse-advanced §6.3/§6.4)
+        public Builder messageAuthKeyFile(String v) { messageAuthKeyFile = v; return this; }
+        public Builder requireMessageAuth(boolean v) { requireMessageAuth = v; return this; }
+        public Builder messageAuthWindowSeconds(int v) { messageAuthWindowSeconds = v; return this; }
+        public Builder messageAuthSkewSeconds(int v) { messageAuthSkewSeconds = v; return this; }
+        public Builder messageAuthNonceCache(int v) { messageAuthNonceCache = v; return this; }
+        public Builder signedEventTrust(String v) { signedEventTrust = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -162,7 +183,9 @@ public record SynapseSettings(
                     allowedOrigins, metricsEnabled, metricsToken, version, configEpoch, rateLimits, maxFrameKib,
                     rawFrameWrites, websocketWriteBufferBytes, historyMaxBytes, maxReplyBytes, outboundMaxBytes,
                     attachmentsDir,
-                    identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds);
+                    identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds,
+                    messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
+                    messageAuthNonceCache, signedEventTrust);
         }
     }
 }

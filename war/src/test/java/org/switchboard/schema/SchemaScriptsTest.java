@@ -188,9 +188,14 @@ class SchemaScriptsTest {
         }
         SchemaMigrator.Outcome outcome = migrator(SchemaMigrator.LOCATION_ROOT, "db/upgrade-test/").migrate(ds);
         assertTrue(outcome.baselined(), "the old tables were not recorded as version 1: " + outcome);
-        // the test's V2 and every later shipped script (V1 is baselined, not run)
-        assertEquals(String.valueOf(Math.max(2, Integer.parseInt(latestH2Version()))), outcome.to());
-        assertEquals(h2ScriptCount(), outcome.applied(), "V1 ran on tables that exist, or V2 did not run: " + outcome);
+        // the stand-in is V900, after every real script (V2 onwards also run, each once)
+        long realAfterV1;
+        try (Stream<Path> scripts = Files.list(Path.of(SchemaMigrator.class.getResource("/db/migration/h2").toURI()))) {
+            realAfterV1 = scripts.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")
+                    && !f.getFileName().toString().startsWith("V1__")).count();
+        }
+        assertEquals("900", outcome.to());
+        assertEquals(realAfterV1 + 1, outcome.applied(), "V1 ran on tables that exist, or V900 did not run: " + outcome);
         try (Connection connection = ds.getConnection(); Statement statement = connection.createStatement()) {
             try (ResultSet rs = statement.executeQuery("SELECT upgrade_note FROM journal_setting WHERE setting_name = 'hub_id'")) {
                 assertTrue(rs.next());
@@ -206,9 +211,12 @@ class SchemaScriptsTest {
                 assertTrue(rs.next());
                 assertEquals("1", rs.getString(1));
                 assertEquals("BASELINE", rs.getString(2));
-                assertTrue(rs.next());
-                assertEquals("2", rs.getString(1));
-                assertEquals("SQL", rs.getString(2));
+                String last = null;
+                while (rs.next()) {
+                    assertEquals("SQL", rs.getString(2));
+                    last = rs.getString(1);
+                }
+                assertEquals("900", last);
             }
         }
         SchemaMigrator.Outcome restart = migrator(SchemaMigrator.LOCATION_ROOT, "db/upgrade-test/").migrate(ds);

@@ -137,6 +137,9 @@ public class SynapseConfig {
                 .attachmentsDir(attachmentsDir.orElse("").trim())
                 .identityTrust(identityTrust.orElse("").trim()).requireIdentityBinding(requireIdentityBinding)
                 .identityPins(identityPins).leaseOfflineTtlSeconds(leaseOfflineTtlSeconds)
+                .messageAuthKeyFile(messageAuthKeyFile.orElse("").trim()).requireMessageAuth(requireMessageAuth)
+                .messageAuthWindowSeconds(messageAuthWindowSeconds).messageAuthSkewSeconds(messageAuthSkewSeconds)
+                .messageAuthNonceCache(messageAuthNonceCache).signedEventTrust(signedEventTrust.orElse("").trim())
                 .build();
     }
 
@@ -307,4 +310,29 @@ public class SynapseConfig {
     /** Offline time after which an ownership lease lapses (seconds). */
     @Inject @ConfigProperty(name = "hub.lease-offline-ttl-seconds", defaultValue = "3600")
     double leaseOfflineTtlSeconds;
+
+    // Per-message authentication (synapse-advanced §6.3 HMAC, §6.4 signed events; org.switchboard.synapse.messageauth)
+    /** HMAC key file {@code {"keys":[{kid, secret, senders, revoked?}]}} (owner-only); empty = no keys. */
+    @Inject @ConfigProperty(name = "hub.message-auth.key-file")
+    Optional<String> messageAuthKeyFile;
+
+    /** Refuse claim/release/task_update/handoff/checkpoint/resource frames that do not verify. */
+    @Inject @ConfigProperty(name = "hub.require-message-auth", defaultValue = "false")
+    boolean requireMessageAuth;
+
+    /** Oldest accepted {@code auth.timestamp}: now minus this many seconds. */
+    @Inject @ConfigProperty(name = "hub.message-auth.window-seconds", defaultValue = "10")
+    int messageAuthWindowSeconds;
+
+    /** Newest accepted {@code auth.timestamp}: now plus this many seconds (client clock skew). */
+    @Inject @ConfigProperty(name = "hub.message-auth.skew-seconds", defaultValue = "1")
+    int messageAuthSkewSeconds;
+
+    /** Live nonces held; when full of live ones, new frames are refused ({@code replayed}), never evicted. */
+    @Inject @ConfigProperty(name = "hub.message-auth.nonce-cache", defaultValue = "4096")
+    int messageAuthNonceCache;
+
+    /** Ed25519 signed-event trust bundle (§6.4) whose valid signatures also satisfy the requirement; empty = none. */
+    @Inject @ConfigProperty(name = "hub.signed-event-trust")
+    Optional<String> signedEventTrust;
 }

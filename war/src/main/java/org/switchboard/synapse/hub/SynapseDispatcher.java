@@ -14,6 +14,8 @@ import org.switchboard.logging.LogSafe;
 import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.identity.IdentityProofStep;
+import org.switchboard.synapse.messageauth.MessageAuthStep;
 import org.switchboard.synapse.pipeline.DispatchSteps;
 import org.switchboard.synapse.pipeline.FrameInFlight;
 import org.switchboard.synapse.pipeline.FramePipeline;
@@ -46,9 +48,9 @@ public final class SynapseDispatcher {
     }
 
     /**
-     * The pipeline, in the order of synapse-advanced §1.4 (numbers are its steps). Steps 14, 16,
-     * 17 and 18 (per-message authentication, federation, ACL, claim-ownership
-     * routing) belong to layers not built yet; the first-frame steps pass bound sockets through.
+     * The pipeline, in the order of synapse-advanced §1.4 (numbers are its steps). Step 12's
+     * replays are queued by the name resolution; steps 16 and 18 (federation, claim-ownership
+     * routing) belong to cross-hub features not built; the first-frame steps pass bound sockets through.
      */
     static FramePipeline declare(SynapseContext ctx, RegistrationService registration, FrameRateLimits rateLimits,
                                  Map<String, VerbHandler> handlers, IntSupplier corruptRows) {
@@ -60,13 +62,14 @@ public final class SynapseDispatcher {
                 .then("sender named", new RegistrationSteps.SenderNamed(registration))
                 .then("4 reserved names", new RegistrationSteps.ReservedNames(registration))
                 .then("5 connect token", new RegistrationSteps.ConnectToken(registration))
-                .then("6 identity proof", new org.switchboard.synapse.identity.IdentityProofStep(ctx))
+                .then("6 identity proof", new IdentityProofStep(ctx))
                 .then("7 token removed", new RegistrationSteps.TokenRemoved())
                 .then("8-9 name resolution and welcome", new RegistrationSteps.NameResolution(registration))
                 .then("name switch", new RegistrationSteps.NameSwitch(registration))
                 .then("10 liveness", new RegistrationSteps.Liveness(registration))
                 .then("11 delivery-session binding", new RegistrationSteps.DeliveryBinding(registration))
                 .then("13 per-sender rate limit", new DispatchSteps.SenderRateLimit(rateLimits))
+                .then("14 per-message authentication", MessageAuthStep.forHub(ctx))
                 .then("known type", new DispatchSteps.KnownType(ctx, handlers))
                 .then("15 journal-recovery gate", new DispatchSteps.JournalRecoveryGate(ctx, corruptRows))
                 .then("19 dispatch", new DispatchSteps.Dispatch(ctx))

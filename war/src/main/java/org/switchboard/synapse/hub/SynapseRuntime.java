@@ -78,6 +78,11 @@ public class SynapseRuntime implements SynapseContextSource {
             if (current) {
                 LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
             }
+            String messageAuth = org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings());
+            if (messageAuth != null) {
+                LOG.severe(messageAuth);
+                current = true;
+            }
             postureRefuses = current;
         }
         return current;

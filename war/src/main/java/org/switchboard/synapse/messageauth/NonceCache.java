@@ -1,0 +1,84 @@
+package org.switchboard.synapse.messageauth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
+
+/**
+ * The bounded replay cache of §6.3: an identity {@code (kid, sender, nonce)} is admitted once while
+ * it could still pass the timestamp window. When the cache is full of live entries a new identity is
+ * refused rather than an old one evicted (eviction would reopen a replay). Written through to a
+ * {@link NonceStore} before it admits, so a restart keeps every nonce it accepted.
+ */
+public final class NonceCache {
+
+    /** What {@link #admit} decided. */
+    public enum Admission { ADMITTED, REPLAYED, FULL }
+
+    private final int capacity;
+    private final NonceStore store;
+    private final Map<String, Double> live = new HashMap<>();
+
+    /** A cache of at most {@code capacity} live entries over {@code store}, primed with its live rows. */
+    public NonceCache(int capacity, NonceStore store, double now) {
+        this.capacity = Math.max(1, capacity);
+        this.store = store;
+        store.prune(now);
+        live.putAll(store.live(now));
+    }
+
+    /** The stored id of an identity: SHA-256 over its parts, so any nonce fits a fixed-width key. */
+    public static String id(String namespace, String kid, String sender, String nonce) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (String part : new String[] {namespace, kid, sender, nonce}) {
+                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+                sha.update((byte) (bytes.length >>> 24));
+                sha.update((byte) (bytes.length >>> 16));
+                sha.update((byte) (bytes.length >>> 8));
+                sha.update((byte) bytes.length);
+                sha.update(bytes);
+            }
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Admits {@code id} until {@code expiresAt} unless it was seen or the cache is full of live entries.
+     * The entry is reserved under the lock and written to the store outside it, so concurrent senders
+     * do not queue behind one another's database write; a failed write takes the reservation back.
+     */
+    public Admission admit(String id, double expiresAt, double now) {
+        synchronized (this) {
+            Double seen = live.get(id);
+            if (seen != null && seen >= now) {
+                return Admission.REPLAYED;
+            }
+            if (live.size() >= capacity) {
+                live.values().removeIf(expiry -> expiry < now);
+                store.prune(now);
+                if (live.size() >= capacity) {
+                    return Admission.FULL;
+                }
+            }
+            live.put(id, expiresAt);
+        }
+        if (!store.record(id, expiresAt)) {
+            synchronized (this) {
+                live.remove(id, expiresAt);
+            }
+            return Admission.REPLAYED;
+        }
+        return Admission.ADMITTED;
+    }
+
+    /** Entries held (live or not yet purged). */
+    public synchronized int size() {
+        return live.size();
+    }
+}

@@ -1,0 +1,156 @@
+package org.switchboard.synapse.messageauth;
+
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.Base64;
+import org.switchboard.synapse.wire.NonCanonicalException;
+import org.switchboard.synapse.wire.SynapseCanonicalJson;
+
+/**
+ * Verifies the Ed25519 {@code signature} envelope of §6.4. Signed bytes: CJ-UTF8 of the frame with
+ * only {@code signature.value} removed; version 2 prefixes {@code ASCII(domain) || 0x00}, version 1
+ * (registration proofs, §6.5) has neither domain nor prefix. Results in the §6.4 order:
+ * {@code missing_signature}, {@code unknown_key}, {@code revoked_key}, {@code expired},
+ * {@code sender_mismatch}, {@code project_scope_mismatch}, {@code invalid_domain},
+ * {@code bad_signature}, {@code sequence_mismatch}, {@code replayed}, {@code valid}.
+ */
+public final class SignedEvents {
+
+    /** DER prefix of an X.509 SubjectPublicKeyInfo for a raw 32-byte Ed25519 key (RFC 8410). */
+    private static final byte[] X509_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
+    private static final int MAX_DOMAIN_BYTES = 128;
+
+    private final SignedEventTrust trust;
+    private final NonceCache nonces;
+    private final double windowSeconds;
+    private final double skewSeconds;
+
+    /** A verifier against {@code trust}, admitting {@code signed_at} in {@code [now − window, now + skew]}. */
+    public SignedEvents(SignedEventTrust trust, NonceCache nonces, double windowSeconds, double skewSeconds) {
+        this.trust = trust;
+        this.nonces = nonces;
+        this.windowSeconds = windowSeconds;
+        this.skewSeconds = skewSeconds;
+    }
+
+    /** The §6.4 result for a version-2 signed event {@code frame} on the socket bound to {@code boundSender}. */
+    public String verify(JsonObject frame, String boundSender, double now) {
+        if (!(frame.get("signature") instanceof JsonObject sig)) {
+            return AuthResult.MISSING_SIGNATURE;
+        }
+        if (!(sig.get("key_id") instanceof JsonString keyId)) {
+            return AuthResult.UNKNOWN_KEY;
+        }
+        SignedEventTrust.Entry entry = trust.entry(keyId.getString());
+        if (entry == null) {
+            return AuthResult.UNKNOWN_KEY;
+        }
+        if (entry.revoked()) {
+            return AuthResult.REVOKED_KEY;
+        }
+        if (!(sig.get("signed_at") instanceof JsonNumber signedAtValue)) {
+            return AuthResult.EXPIRED;
+        }
+        double signedAt = signedAtValue.doubleValue();
+        boolean keyExpired = !Double.isNaN(entry.expiresAt()) && now >= entry.expiresAt();
+        if (keyExpired || !(signedAt >= now - windowSeconds && signedAt <= now + skewSeconds)) {
+            return AuthResult.EXPIRED;
+        }
+        if (!entry.senders().contains(boundSender) || !MessageAuthVerifier.sentBy(frame, boundSender)) {
+            return AuthResult.SENDER_MISMATCH;
+        }
+        if (!entry.projects().isEmpty() && !(frame.get("project") instanceof JsonString project
+                && entry.projects().contains(project.getString()))) {
+            return AuthResult.PROJECT_SCOPE_MISMATCH;
+        }
+        if (!(sig.get("version") instanceof JsonNumber version) || !version.isIntegral() || version.intValue() != 2
+                || !(sig.get("domain") instanceof JsonString domain) || !printableAscii(domain.getString())) {
+            return AuthResult.INVALID_DOMAIN;
+        }
+        if (!"ed25519".equals(sig.get("algorithm") instanceof JsonString a ? a.getString() : null)
+                || !verifyBytes(frame, entry.publicKey(), domain.getString())) {
+            return AuthResult.BAD_SIGNATURE;
+        }
+        JsonValue sequence = sig.get("sequence");
+        if (sequence != null && !(sequence instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().signum() >= 0)) {
+            return AuthResult.SEQUENCE_MISMATCH;
+        }
+        if (!(sig.get("nonce") instanceof JsonString nonce) || nonce.getString().isEmpty()) {
+            return AuthResult.REPLAYED; // without a nonce the event cannot be told from a replay of itself
+        }
+        String id = NonceCache.id("ed25519", entry.keyId(), boundSender, nonce.getString());
+        return switch (nonces.admit(id, signedAt + windowSeconds + skewSeconds, now)) {
+            case ADMITTED -> AuthResult.VALID;
+            case REPLAYED, FULL -> AuthResult.REPLAYED;
+        };
+    }
+
+    /**
+     * True when {@code frame}'s version-1 {@code signature} (no domain, no prefix) verifies under the
+     * raw 32-byte Ed25519 {@code publicKey}. Only the cryptographic check: trust, expiry and replay
+     * are the caller's (the identity-binding layer, §6.5).
+     */
+    public static boolean verifyV1(JsonObject frame, byte[] publicKey) {
+        return verifyBytes(frame, publicKey, null);
+    }
+
+    /** The bytes a signature covers; {@code domain} null for version 1. */
+    public static byte[] signedBytes(JsonObject frame, String domain) {
+        byte[] canonical = SynapseCanonicalJson.utf8(MacInput.withoutMember(frame, "signature", "value"))
+                .getBytes(StandardCharsets.UTF_8);
+        if (domain == null) {
+            return canonical;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(canonical.length + domain.length() + 1);
+        out.writeBytes(domain.getBytes(StandardCharsets.US_ASCII));
+        out.write(0);
+        out.writeBytes(canonical);
+        return out.toByteArray();
+    }
+
+    /** The JDK public key for a raw 32-byte Ed25519 key. */
+    public static PublicKey publicKey(byte[] raw) throws GeneralSecurityException {
+        byte[] der = new byte[X509_PREFIX.length + raw.length];
+        System.arraycopy(X509_PREFIX, 0, der, 0, X509_PREFIX.length);
+        System.arraycopy(raw, 0, der, X509_PREFIX.length, raw.length);
+        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+    }
+
+    private static boolean verifyBytes(JsonObject frame, byte[] publicKey, String domain) {
+        if (publicKey == null || publicKey.length != 32 || !(frame.get("signature") instanceof JsonObject sig)
+                || !(sig.get("value") instanceof JsonString value)) {
+            return false;
+        }
+        try {
+            byte[] signature = Base64.getDecoder().decode(value.getString());
+            Signature verifier = Signature.getInstance("Ed25519");
+            verifier.initVerify(publicKey(publicKey));
+            verifier.update(signedBytes(frame, domain));
+            return verifier.verify(signature);
+        } catch (GeneralSecurityException | IllegalArgumentException | NonCanonicalException e) {
+            return false;
+        }
+    }
+
+    private static boolean printableAscii(String text) {
+        if (text.isEmpty() || text.length() > MAX_DOMAIN_BYTES) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

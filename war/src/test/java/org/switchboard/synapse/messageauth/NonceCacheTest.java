@@ -1,0 +1,91 @@
+package org.switchboard.synapse.messageauth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The bounded replay cache: once per identity, refusal (never eviction) when full, write-through and priming. */
+class NonceCacheTest {
+
+    /** An in-memory stand-in for the table. */
+    static final class MapStore implements NonceStore {
+        final Map<String, Double> rows = new HashMap<>();
+
+        @Override
+        public Map<String, Double> live(double now) {
+            Map<String, Double> live = new HashMap<>();
+            rows.forEach((id, expiry) -> {
+                if (expiry >= now) {
+                    live.put(id, expiry);
+                }
+            });
+            return live;
+        }
+
+        @Override
+        public boolean record(String id, double expiresAt) {
+            return rows.putIfAbsent(id, expiresAt) == null;
+        }
+
+        @Override
+        public void prune(double now) {
+            rows.values().removeIf(expiry -> expiry < now);
+        }
+    }
+
+    @Test
+    void anIdentityIsAdmittedOnce() {
+        NonceCache cache = new NonceCache(4, NonceStore.NONE, 100);
+        assertEquals(NonceCache.Admission.ADMITTED, cache.admit("a", 111, 100));
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 101));
+    }
+
+    @Test
+    void aFullCacheOfLiveEntriesRefusesAndEvictsNothing() {
+        NonceCache cache = new NonceCache(2, NonceStore.NONE, 100);
+        cache.admit("a", 111, 100);
+        cache.admit("b", 111, 100);
+        assertEquals(NonceCache.Admission.FULL, cache.admit("c", 111, 100));
+        assertEquals(2, cache.size());
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 105), "the old entry is still there");
+    }
+
+    @Test
+    void expiredEntriesMakeRoomWhenTheCacheIsFull() {
+        NonceCache cache = new NonceCache(2, NonceStore.NONE, 100);
+        cache.admit("a", 105, 100);
+        cache.admit("b", 111, 100);
+        assertEquals(NonceCache.Admission.ADMITTED, cache.admit("c", 120, 106));
+        assertEquals(2, cache.size());
+    }
+
+    @Test
+    void admittedNoncesAreWrittenThroughAndSurviveARestart() {
+        MapStore store = new MapStore();
+        NonceCache before = new NonceCache(8, store, 100);
+        before.admit("a", 111, 100);
+        before.admit("old", 101, 100);
+        assertEquals(2, store.rows.size());
+        NonceCache after = new NonceCache(8, store, 105); // restart: primed from the store, expired rows pruned
+        assertEquals(NonceCache.Admission.REPLAYED, after.admit("a", 111, 105));
+        assertEquals(1, store.rows.size());
+    }
+
+    @Test
+    void aStoreThatAlreadyHoldsTheIdRefusesIt() {
+        MapStore store = new MapStore();
+        NonceCache one = new NonceCache(8, store, 100);
+        NonceCache two = new NonceCache(8, store, 100); // e.g. a row written after this cache was primed
+        one.admit("a", 111, 100);
+        assertEquals(NonceCache.Admission.REPLAYED, two.admit("a", 111, 100));
+    }
+
+    @Test
+    void theIdSeparatesItsParts() {
+        assertNotEquals(NonceCache.id("hmac", "k1", "ab", "c"), NonceCache.id("hmac", "k1", "a", "bc"));
+        assertEquals(64, NonceCache.id("hmac", "k1", "a", "b").length());
+    }
+}
