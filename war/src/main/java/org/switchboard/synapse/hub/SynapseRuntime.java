@@ -66,7 +66,8 @@ public class SynapseRuntime implements SynapseContextSource {
     }
 
     /**
-     * True when the off-loopback posture check (§2.4) forbids serving SYNAPSE: sockets are then
+     * True when the off-loopback posture check (§2.4) or a security layer's configuration (a file
+     * that does not load, a requirement without its material) forbids serving SYNAPSE: sockets are then
      * refused, /health and /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
      */
     public boolean refusesToServe() {
@@ -78,10 +79,14 @@ public class SynapseRuntime implements SynapseContextSource {
             if (current) {
                 LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
             }
-            String messageAuth = org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings());
-            if (messageAuth != null) {
-                LOG.severe(messageAuth);
-                current = true;
+            // the security layers' files: each fault is one SEVERE line naming its key (never a secret)
+            for (String fault : new String[] {
+                    org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings()),
+                    org.switchboard.synapse.identity.IdentityStartup.fault(config.settings())}) {
+                if (fault != null) {
+                    LOG.severe(fault);
+                    current = true;
+                }
             }
             postureRefuses = current;
         }

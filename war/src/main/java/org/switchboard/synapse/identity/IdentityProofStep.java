@@ -45,10 +45,11 @@ public final class IdentityProofStep implements PipelineStep {
             } catch (PolicyFileException e) {
                 fault = e.getMessage();
                 // fail closed: every registration is refused until the file is fixed and the hub restarted
-                LOG.severe("SYNAPSE identity trust bundle refused, registrations will be refused: " + e.getMessage());
+                // the runtime logs the one SEVERE line and stops serving (IdentityStartup); refuse meanwhile
+                LOG.fine("SYNAPSE identity trust bundle refused, registrations will be refused: " + e.getMessage());
             }
         } else if (settings.requireIdentityBinding()) {
-            LOG.severe("SYNAPSE hub.require-identity-binding=true without " + TrustBundle.KEY
+            LOG.fine("SYNAPSE hub.require-identity-binding=true without " + TrustBundle.KEY
                     + ": every registration will be refused");
         }
         IdentityPins pins = settings.identityPins() ? new IdentityPins(pinStore) : null;
