@@ -35,6 +35,8 @@ public final class DeliveryService {
     /** Outbox rows of this feature are keyed {@code delivery@<audience>}: no bindable name contains {@code @}. */
     static final String OUTBOX_PREFIX = "delivery@";
     static final int PAGE = 128;
+    /** How long sent notifications wait to be marked delivered together (one UPDATE per window). */
+    static final long MARK_DELAY_MS = 50;
     private static final Logger LOG = Logger.getLogger(DeliveryService.class.getName());
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
@@ -50,11 +52,14 @@ public final class DeliveryService {
     private final Object commitLock = new Object();
     private final java.util.concurrent.atomic.AtomicLong admissionOrder = new java.util.concurrent.atomic.AtomicLong(1L << 62);
     private volatile int quarantined;
+    /** Runs the delivered-marks flush on the blocking pool, MARK_DELAY_MS after the first unmarked send. */
+    private final java.util.concurrent.Executor markDelay;
 
     /** The feature over the hub's context (journal, registry, frames). */
     public DeliveryService(SynapseContext ctx) {
         this.ctx = ctx;
         this.frames = new DeliveryFrames(ctx.frames());
+        this.markDelay = CompletableFuture.delayedExecutor(MARK_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS, ctx.blocking());
     }
 
     /** True when this hub can honour delivery: it has a journal (whose hub id is stored or configured). */
@@ -569,7 +574,10 @@ public final class DeliveryService {
         deliveredIds.add(notificationId);
         if (markScheduled.compareAndSet(false, true)) {
             try {
-                ctx.blocking().execute(this::flushDelivered);
+                // Waiting MARK_DELAY_MS gathers every send of that window into one UPDATE transaction: each
+                // transaction rewrites the outbox pages it touched, so few large ones cost far less than
+                // one per notification. A crash inside the window only means a re-send (at least once).
+                markDelay.execute(this::flushDelivered);
             } catch (RuntimeException rejected) {
                 markScheduled.set(false);
             }
