@@ -232,6 +232,9 @@ public final class DeliveryService {
         String offerText = offer.toString();
         candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
                 Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), offerText);
+        // Encoded before taking commitLock, so the one lock covers only the book check and the enqueue.
+        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(DeliveryJournal.accepted(candidate)),
+                DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offer)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Admission admission = book.admit(candidate);
@@ -252,7 +255,7 @@ public final class DeliveryService {
                 }
             }
             Aggregate admitted = candidate;
-            commit = ctx.journal().append(List.of(DeliveryJournal.accepted(admitted), DeliveryJournal.queued(admitted, offer)),
+            commit = ctx.journal().append(events,
                     List.of(new OutboxRow(admitted.notificationId(), 0, "delivery_offer", OUTBOX_PREFIX + intent.target(),
                             offer, 0, false)));
             track(key, commit);
@@ -475,6 +478,8 @@ public final class DeliveryService {
                                       String mutationId, String digest, String actor, Stage.Source source,
                                       JsonObject evidence, String kind, String audience, String echo) {
         JsonObject notification = frames.notification(after, audience, source);
+        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(
+                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
@@ -488,7 +493,7 @@ public final class DeliveryService {
                 }
                 return null;
             }
-            commit = ctx.journal().append(List.of(DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)),
+            commit = ctx.journal().append(events,
                     List.of(new OutboxRow(after.notificationId(), 0, "delivery_status", OUTBOX_PREFIX + audience, notification, 0, false)));
             track(after.operationKey(), commit);
         }
