@@ -41,6 +41,7 @@ import org.switchboard.itests.support.RawWebSocket;
  * recipient; latency counts from the request's scheduled send time to the sender's
  * {@code completed} notification. {@code bench.cycles} (20000) measured. Both result lines carry
  * the hub's CPU time per operation and the load average, because the machine is shared.
+ * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions.
  */
 class DeliveryBench {
 
@@ -61,10 +62,17 @@ class DeliveryBench {
                 all.add(new Pair(hub.port(), p));
             }
             admissions(all, warmup / pairs, "warm-up");
+            String jfr = System.getProperty("bench.jfr", "");
+            if (!jfr.isEmpty()) {
+                jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=profile", "filename=" + jfr);
+            }
             long cpuBefore = cpuNanos(hub.pid());
             String loadBefore = loadAverage();
             long elapsed = admissions(all, requests / pairs, "measured");
             long cpu = cpuNanos(hub.pid()) - cpuBefore;
+            if (!jfr.isEmpty()) {
+                jcmd(hub.pid(), "JFR.stop", "name=deliverybench");
+            }
             int admitted = (requests / pairs) * pairs;
             double perSecond = admitted / (elapsed / 1e9);
             System.out.printf("DeliveryBench admissions: %d pairs, %d admissions in %.2f s = %.0f admissions/s"
@@ -321,6 +329,12 @@ class DeliveryBench {
             Thread.sleep(250);
         }
         throw new AssertionError("hub application not started");
+    }
+
+    private static void jcmd(long pid, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        line.addAll(List.of(command));
+        new ProcessBuilder(line).inheritIO().start().waitFor();
     }
 
     private static long cpuNanos(long pid) {

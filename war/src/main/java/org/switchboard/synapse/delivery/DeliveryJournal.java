@@ -70,6 +70,11 @@ public final class DeliveryJournal {
                 .add("notification_id", after.notificationId()).build());
     }
 
+    /** The same draft with its payload text already written (the journal then stores that text as is). */
+    static JournalEvent.Draft encoded(JournalEvent.Draft draft) {
+        return new JournalEvent.Draft(draft.kind(), draft.payload(), draft.payload().toString());
+    }
+
     /**
      * Applies one replayed event to {@code book}. Returns the operation key of a request whose event
      * could not be decoded (to quarantine), or null. Throws {@link HubIdentityMismatch}.

@@ -35,6 +35,8 @@ public final class DeliveryService {
     /** Outbox rows of this feature are keyed {@code delivery@<audience>}: no bindable name contains {@code @}. */
     static final String OUTBOX_PREFIX = "delivery@";
     static final int PAGE = 128;
+    /** How long sent notifications wait to be marked delivered together (one UPDATE per window). */
+    static final long MARK_DELAY_MS = 50;
     private static final Logger LOG = Logger.getLogger(DeliveryService.class.getName());
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
@@ -50,11 +52,14 @@ public final class DeliveryService {
     private final Object commitLock = new Object();
     private final java.util.concurrent.atomic.AtomicLong admissionOrder = new java.util.concurrent.atomic.AtomicLong(1L << 62);
     private volatile int quarantined;
+    /** Runs the delivered-marks flush on the blocking pool, MARK_DELAY_MS after the first unmarked send. */
+    private final java.util.concurrent.Executor markDelay;
 
     /** The feature over the hub's context (journal, registry, frames). */
     public DeliveryService(SynapseContext ctx) {
         this.ctx = ctx;
         this.frames = new DeliveryFrames(ctx.frames());
+        this.markDelay = CompletableFuture.delayedExecutor(MARK_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS, ctx.blocking());
     }
 
     /** True when this hub can honour delivery: it has a journal (whose hub id is stored or configured). */
@@ -227,6 +232,9 @@ public final class DeliveryService {
         String offerText = offer.toString();
         candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
                 Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), offerText);
+        // Encoded before taking commitLock, so the one lock covers only the book check and the enqueue.
+        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(DeliveryJournal.accepted(candidate)),
+                DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offer)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Admission admission = book.admit(candidate);
@@ -247,7 +255,7 @@ public final class DeliveryService {
                 }
             }
             Aggregate admitted = candidate;
-            commit = ctx.journal().append(List.of(DeliveryJournal.accepted(admitted), DeliveryJournal.queued(admitted, offer)),
+            commit = ctx.journal().append(events,
                     List.of(new OutboxRow(admitted.notificationId(), 0, "delivery_offer", OUTBOX_PREFIX + intent.target(),
                             offer, 0, false)));
             track(key, commit);
@@ -470,6 +478,8 @@ public final class DeliveryService {
                                       String mutationId, String digest, String actor, Stage.Source source,
                                       JsonObject evidence, String kind, String audience, String echo) {
         JsonObject notification = frames.notification(after, audience, source);
+        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(
+                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
@@ -483,7 +493,7 @@ public final class DeliveryService {
                 }
                 return null;
             }
-            commit = ctx.journal().append(List.of(DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)),
+            commit = ctx.journal().append(events,
                     List.of(new OutboxRow(after.notificationId(), 0, "delivery_status", OUTBOX_PREFIX + audience, notification, 0, false)));
             track(after.operationKey(), commit);
         }
@@ -569,7 +579,10 @@ public final class DeliveryService {
         deliveredIds.add(notificationId);
         if (markScheduled.compareAndSet(false, true)) {
             try {
-                ctx.blocking().execute(this::flushDelivered);
+                // Waiting MARK_DELAY_MS gathers every send of that window into one UPDATE transaction: each
+                // transaction rewrites the outbox pages it touched, so few large ones cost far less than
+                // one per notification. A crash inside the window only means a re-send (at least once).
+                markDelay.execute(this::flushDelivered);
             } catch (RuntimeException rejected) {
                 markScheduled.set(false);
             }

@@ -142,6 +142,30 @@ class DeliveryServiceTest {
     }
 
     @Test
+    void sendsOfOneWindowAreMarkedDeliveredInOneJournalCall() throws Exception {
+        InMemoryJournal journal = new InMemoryJournal();
+        java.util.concurrent.atomic.AtomicInteger blockingRuns = new java.util.concurrent.atomic.AtomicInteger();
+        TestHub hub = new TestHub(SynapseSettings.defaults(), journal, task -> {
+            blockingRuns.incrementAndGet();
+            task.run();
+        });
+        hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        int before = blockingRuns.get();
+        for (int i = 1; i <= 10; i++) {
+            planner.send(request("rq-" + i, INC));
+        }
+        assertEquals(10, planner.peer().ofType("delivery_status").size());
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (journal.pendingOutboxCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(0, journal.pendingOutboxCount(), "every sent offer is marked delivered");
+        // One flush per 50 ms window: ten sends made back to back take a few windows at most, never ten.
+        assertTrue(blockingRuns.get() - before <= 5, "flushes: " + (blockingRuns.get() - before));
+    }
+
+    @Test
     void retryIsIdempotentAndChangedContentConflicts() {
         TestHub hub = new TestHub();
         TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
