@@ -35,6 +35,8 @@ public final class ConnectionWatch implements AutoCloseable {
     private final Executor callbacks;
     private final Queue<PollConnection> pending = new ConcurrentLinkedQueue<>();
     private volatile boolean open = true;
+    /** Probes made so far ({@link #readable}); each costs a few syscalls under this watch's lock. */
+    private final java.util.concurrent.atomic.LongAdder probes = new java.util.concurrent.atomic.LongAdder();
 
     /** Starts the watch loop on a thread of {@code threads}; {@code callbacks} runs what a closed connection triggers. */
     public ConnectionWatch(ThreadFactory threads, Executor callbacks) throws IOException {
@@ -70,6 +72,7 @@ public final class ConnectionWatch implements AutoCloseable {
         if (!open) {
             return false;
         }
+        probes.increment();
         try {
             SelectionKey key = channel.register(probe, SelectionKey.OP_READ);
             try {
@@ -84,6 +87,11 @@ public final class ConnectionWatch implements AutoCloseable {
         } catch (IOException | IllegalBlockingModeException | CancelledKeyException | ClosedSelectorException e) {
             return false; // unknown: taken for alive, as without a watch
         }
+    }
+
+    /** How many liveness probes were made so far. */
+    long probes() {
+        return probes.sum();
     }
 
     private void run() {

@@ -100,11 +100,18 @@ public class InboxWaiters {
         return watch.connection(channel);
     }
 
-    /** Answers a poll without a wait: what one take finds, possibly nothing. */
+    /**
+     * Answers a poll without a wait: what one take finds, possibly nothing. Its connection is probed
+     * only after a lease, not before: this runs on the request's own thread just after its bytes were
+     * read, and a probe costs a few syscalls under one lock shared by all request threads; a client
+     * that left meanwhile is still caught by the probe after the lease, which gives the lease back.
+     */
     public void takeNow(long agentId, AsyncResponse response, Taker taker, PollConnection connection) {
         Waiter waiter = waiter(agentId, response, taker, connection);
         waiter.lastAttempt();
-        run(waiter);
+        if (waiter.startRun()) {
+            attempts(waiter, false);
+        }
     }
 
     /**
@@ -184,11 +191,19 @@ public class InboxWaiters {
 
     /** Take attempts of a claimed (running) waiter until it answers, is released, or parks again. */
     private Waiter.Outcome attempts(Waiter waiter) {
+        return attempts(waiter, true);
+    }
+
+    /** As {@link #attempts(Waiter)}; {@code probeFirst} false skips the connection probe before the first lease. */
+    private Waiter.Outcome attempts(Waiter waiter, boolean probeFirst) {
+        boolean probe = probeFirst;
         while (true) {
             Taken taken = Taken.none(waiter.agentId);
             try {
                 // lease only for a client that is still there, and look again once leased
-                if (!waiter.clientGone()) {
+                boolean gone = probe ? waiter.clientGone() : waiter.toldGone();
+                probe = true;
+                if (!gone) {
                     taken = waiter.taker.take();
                     if (!taken.isEmpty()) {
                         waiter.clientGone();

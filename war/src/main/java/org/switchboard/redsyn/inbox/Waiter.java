@@ -95,6 +95,11 @@ final class Waiter {
         return false;
     }
 
+    /** True when the client was told to be gone (by the watch or a failed write); looks at no socket. */
+    synchronized boolean toldGone() {
+        return gone;
+    }
+
     /** True when the client is known to be gone: told so, or its connection says so now (the check before a lease). */
     boolean clientGone() {
         synchronized (this) {

@@ -204,4 +204,37 @@ class InboxWaitersTest {
         assertEquals(List.of(), response.items());
         assertEquals(0, waiters.parked());
     }
+
+    @Test
+    void aPollWithoutAWaitProbesItsConnectionOnlyAfterALease() throws Exception {
+        Loopback.Pair pair = net.connect();
+        RecordingTaker taker = new RecordingTaker();
+        long before = waiters.watch.probes();
+        waiters.takeNow(AGENT, new FakeResponse(), taker, connection(pair));
+        assertEquals(1, taker.takes.get());
+        assertEquals(0, waiters.watch.probes() - before, "nothing leased: no probe (the request was just read)");
+
+        taker.next = () -> oneMessage(3);
+        FakeResponse response = new FakeResponse();
+        before = waiters.watch.probes();
+        waiters.takeNow(AGENT, response, taker, connection(pair));
+        assertEquals(1, waiters.watch.probes() - before, "one probe, after the lease");
+        assertEquals(List.of(oneMessage(3).items().get(0)), response.items());
+        assertEquals(List.of(), taker.givenBack);
+    }
+
+    @Test
+    void aPollWithoutAWaitWhoseClientAlreadyLeftGivesItsLeaseBack() throws Exception {
+        Loopback.Pair pair = net.connect();
+        PollConnection c = connection(pair);
+        pair.closeClient();
+        assertTrue(eventually(() -> net.watch.readable(pair.server())));
+        RecordingTaker taker = new RecordingTaker();
+        Taken taken = oneMessage(4);
+        taker.next = () -> taken;
+        FakeResponse response = new FakeResponse();
+        waiters.takeNow(AGENT, response, taker, c);
+        assertEquals(List.of(taken), taker.givenBack, "the probe after the lease finds the client gone: given back, nothing lost");
+        assertEquals(List.of(), response.items());
+    }
 }
