@@ -73,6 +73,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
+        aclDenials(out, counters);
         containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
@@ -93,6 +94,18 @@ public class SynapseMetricsServlet extends HttpServlet {
                     .append(refused.getOrDefault(code, 0L)).append('\n');
         }
         gauge(out, "synapse_delivery_quarantined_rows", "Delivery journal rows that could not be decoded at start-up.", delivery.quarantined());
+    }
+
+    /** ACL denials by permission (synapse-advanced §6.6), every permission listed so a dashboard sees zeros. */
+    private static void aclDenials(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_acl_denied_total ACL denials by permission.\n# TYPE synapse_acl_denied_total counter\n");
+        java.util.List<String> labels = new java.util.ArrayList<>(org.switchboard.synapse.acl.Permissions.ALL);
+        labels.add(org.switchboard.synapse.acl.AclLayer.UNMAPPED);
+        for (String permission : labels) {
+            java.util.concurrent.atomic.LongAdder n = counters.aclDenials.get(permission);
+            out.append("synapse_acl_denied_total{permission=\"").append(permission).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
     }
 
     /** One line per container shortcut: 1 when engaged, 0 when the portable path is taken (see operator-guide.md). */

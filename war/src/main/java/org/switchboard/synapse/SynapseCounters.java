@@ -11,4 +11,7 @@ public final class SynapseCounters {
     public final LongAdder ingressRefused = new LongAdder();
     public final LongAdder takeovers = new LongAdder();
     public final LongAdder takeoverQuarantines = new LongAdder();
+
+    // ACL (synapse-advanced §6.6): denials by permission ("unmapped": a mutating type without a mapping)
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> aclDenials = new java.util.concurrent.ConcurrentHashMap<>();
 }

@@ -68,6 +68,7 @@ public final class SynapseDispatcher {
                 .then("13 per-sender rate limit", new DispatchSteps.SenderRateLimit(rateLimits))
                 .then("known type", new DispatchSteps.KnownType(ctx, handlers))
                 .then("15 journal-recovery gate", new DispatchSteps.JournalRecoveryGate(ctx, corruptRows))
+                .then("17 ACL", new org.switchboard.synapse.acl.gate.AclGate(ctx))
                 .then("19 dispatch", new DispatchSteps.Dispatch(ctx))
                 .build();
     }

@@ -53,6 +53,9 @@ public class SynapseRuntime implements SynapseContextSource {
     @Resource
     ManagedThreadFactory threadFactory;
 
+    @Inject
+    Instance<org.switchboard.synapse.claims.ClaimsState> claimsStates;
+
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
@@ -133,6 +136,11 @@ public class SynapseRuntime implements SynapseContextSource {
             contributors.forEach(list::add);
             return list;
         });
+        // the ACL layer (issue 17): a faulty policy or grants file stops the build here
+        org.switchboard.synapse.acl.AclLayer acl = org.switchboard.synapse.acl.AclLayer.of(built.context());
+        acl.configure(config.acl());
+        acl.liveClaims(new org.switchboard.synapse.acl.HeldClaims(
+                () -> claimsStates.isResolvable() ? claimsStates.get().book() : null, built.context().frames()::now));
         for (VerbHandler handler : extensionHandlers) {
             built.dispatcher().register(handler);
         }
