@@ -7,6 +7,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.logging.Logger;
 import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseCounters;
 import org.switchboard.synapse.security.PolicyFileException;
 
 /**
@@ -24,14 +25,15 @@ public final class AclLayer {
     private static final Logger LOG = Logger.getLogger(AclLayer.class.getName());
     private static final Map<SynapseContext, AclLayer> LAYERS = Collections.synchronizedMap(new WeakHashMap<>());
 
-    private final SynapseContext ctx;
+    // the counters, not the context: the layer must not keep its weak map key alive
+    private final SynapseCounters counters;
     private volatile AclPolicy policy;
     private volatile boolean requireAcl;
     private volatile RoleGrants roleGrants = RoleGrants.NONE;
     private volatile LiveClaims liveClaims = LiveClaims.NONE;
 
     AclLayer(SynapseContext ctx) {
-        this.ctx = ctx;
+        this.counters = ctx.counters();
     }
 
     /** The layer of the hub whose context is {@code ctx} (created unconfigured on first use). */
@@ -118,6 +120,6 @@ public final class AclLayer {
     /** Counts one denial of {@code permission} for {@code /metrics}. */
     public void denied(String permission) {
         String key = Permissions.known(permission) ? permission : UNMAPPED;
-        ctx.counters().aclDenials.computeIfAbsent(key, k -> new LongAdder()).increment();
+        counters.aclDenials.computeIfAbsent(key, k -> new LongAdder()).increment();
     }
 }
