@@ -44,6 +44,7 @@ class AclIT {
               {"permission":"message","target_kind":"agent","target_pattern":"ACME/*","namespace":"ACME","reason":"team chat"},
               {"permission":"message","target_kind":"agent","target_pattern":"ACME/worker","namespace":"OPS"},
               {"permission":"claim","target_kind":"claim","target_pattern":"T-*","namespace":"ACME"},
+              {"permission":"claim","target_kind":"path","target_pattern":"src/*","namespace":"ACME"},
               {"permission":"release","target_kind":"claim","target_pattern":"T-*","namespace":"ACME"},
               {"permission":"recall","target_kind":"history","target_pattern":"global","namespace":"ACME"},
               {"permission":"delivery-control","target_kind":"agent","target_pattern":"ACME/work[!x]r","namespace":"ACME"}
@@ -129,14 +130,14 @@ class AclIT {
     @Test
     void claimAndReleaseNeedTheirPermissionsAndARefusalChangesNothing() {
         try (SynapseClient carol = login("ACME/carol"); SynapseClient eve = login("EVIL/eve2")) {
-            carol.send(f("claim").add("task_id", "T-acl-1"));
+            carol.send(f("claim").add("task_id", "T-acl-1").add("paths", Json.createArrayBuilder().add("src/t-acl-1")));
             carol.expect(f -> "claim_granted".equals(f.getString("type", "")) && "T-acl-1".equals(f.getString("task_id", "")), WAIT);
 
-            eve.send(f("claim").add("task_id", "T-acl-2"));
+            eve.send(f("claim").add("task_id", "T-acl-2").add("paths", Json.createArrayBuilder().add("src/t-acl-2")));
             JsonObject claimRefusal = aclRefusal(eve).getJsonObject("acl_decision");
             assertEquals("claim", claimRefusal.getString("permission"));
             assertEquals("claim:T-acl-2", claimRefusal.getString("target"));
-            carol.send(f("claim").add("task_id", "X-acl-3"));
+            carol.send(f("claim").add("task_id", "X-acl-3").add("paths", Json.createArrayBuilder().add("src/x-acl-3")));
             assertEquals("claim:X-acl-3", aclRefusal(carol).getJsonObject("acl_decision").getString("target"));
 
             eve.send(f("release").add("task_id", "T-acl-1").add("idem_key", "rel-op-1"));
@@ -146,8 +147,13 @@ class AclIT {
             assertEquals("rel-op-1", releaseRefusal.getString("release_operation_id"));
 
             // nothing changed: T-acl-2 is free for carol, T-acl-1 is still carol's
-            carol.send(f("claim").add("task_id", "T-acl-2"));
+            carol.send(f("claim").add("task_id", "T-acl-2").add("paths", Json.createArrayBuilder().add("src/t-acl-2")));
             carol.expect(f -> "claim_granted".equals(f.getString("type", "")) && "T-acl-2".equals(f.getString("task_id", "")), WAIT);
+            carol.send(f("claim").add("task_id", "T-acl-4").add("paths", Json.createArrayBuilder().add("src/ok").add("etc/passwd")));
+            assertEquals("path:etc/passwd", aclRefusal(carol).getJsonObject("acl_decision").getString("target"),
+                    "every normalised path needs its own grant");
+            carol.send(f("release").add("task_id", "T-acl-2"));
+            carol.expect(f -> "release_granted".equals(f.getString("type", "")) && "T-acl-2".equals(f.getString("task_id", "")), WAIT);
             carol.send(f("release").add("task_id", "T-acl-1"));
             carol.expect(f -> "release_granted".equals(f.getString("type", "")) && "T-acl-1".equals(f.getString("task_id", "")), WAIT);
         }
@@ -190,7 +196,7 @@ class AclIT {
         try (SynapseClient worker = login("ACME/worker", registration);
              SynapseClient planner = login("ACME/planner", v3);
              SynapseClient ops = login("OPS/bot", Json.createObjectBuilder().add("protocol_version", 3))) {
-            worker.send(f("claim").add("task_id", "T-int-1"));
+            worker.send(f("claim").add("task_id", "T-int-1").add("paths", Json.createArrayBuilder().add("src/t-int-1")));
             worker.expect(f -> "claim_granted".equals(f.getString("type", "")) && "T-int-1".equals(f.getString("task_id", "")), WAIT);
             double deadline = Math.floor(System.currentTimeMillis() / 1000.0) + 600.5;
 
