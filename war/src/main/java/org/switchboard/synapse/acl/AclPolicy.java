@@ -147,11 +147,12 @@ public final class AclPolicy {
                 }
             }
             // a wildcard rule wins only when it comes before the first literal match
+            int[] codePoints = bucket.wildcard.isEmpty() ? null : access.value().codePoints().toArray();
             for (AclRule rule : bucket.wildcard) {
                 if (first != null && rule.index() > first.index()) {
                     break;
                 }
-                if (rule.allows(project, access.value())) {
+                if (rule.allows(project, access.value(), codePoints)) {
                     first = rule;
                     break;
                 }

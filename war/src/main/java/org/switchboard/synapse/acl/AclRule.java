@@ -11,4 +11,9 @@ public record AclRule(int index, String permission, String kind, Glob pattern, S
     boolean allows(String project, String value) {
         return (namespace.isEmpty() || namespace.equals(project)) && pattern.matches(value);
     }
+
+    /** As {@link #allows(String, String)} with the value already split into code points. */
+    boolean allows(String project, String value, int[] codePoints) {
+        return (namespace.isEmpty() || namespace.equals(project)) && pattern.matches(value, codePoints);
+    }
 }

@@ -21,6 +21,8 @@ public final class Glob {
     private final int[][] ranges;
     private final boolean[] negated;
     private final boolean literalOnly;
+    /** The pattern's literal start: a value without it is rejected before any matching. */
+    private final String prefix;
 
     private Glob(String pattern, List<int[]> tokens, List<int[]> sets, List<Boolean> negations) {
         this.pattern = pattern;
@@ -38,6 +40,11 @@ public final class Glob {
             onlyLiterals &= kinds[i] == LITERAL;
         }
         this.literalOnly = onlyLiterals;
+        StringBuilder start = new StringBuilder();
+        for (int i = 0; i < n && kinds[i] == LITERAL; i++) {
+            start.appendCodePoint(literals[i]);
+        }
+        this.prefix = start.toString();
     }
 
     /** Compiles {@code pattern}. */
@@ -125,7 +132,21 @@ public final class Glob {
         if (literalOnly) {
             return pattern.equals(value);
         }
-        int[] text = value.codePoints().toArray();
+        return value.startsWith(prefix) && matchesCodePoints(value.codePoints().toArray());
+    }
+
+    /**
+     * As {@link #matches(String)} for a value already split into code points ({@code value} is the
+     * same text as a String), so one value tried against many patterns is split once.
+     */
+    public boolean matches(String value, int[] codePoints) {
+        if (literalOnly) {
+            return pattern.equals(value);
+        }
+        return value.startsWith(prefix) && matchesCodePoints(codePoints);
+    }
+
+    private boolean matchesCodePoints(int[] text) {
         int p = 0;
         int t = 0;
         int starP = -1;

@@ -66,4 +66,18 @@ class GlobTest {
         String value = "a".repeat(5000);
         assertFalse(m("*a*a*a*a*a*a*a*b", value));
     }
+
+    @Test
+    void thePreSplitFormAgreesWithThePlainOne() {
+        String[] patterns = {"ACME/*", "ACME/a?ice", "[A-C]*/x", "*", "lit", "ACME/[!b]*", "é*"};
+        String[] values = {"ACME/alice", "ACMEX/alice", "B/x", "", "lit", "ACME/bob", "ACME/carol", "éa"};
+        for (String pattern : patterns) {
+            Glob glob = Glob.compile(pattern);
+            for (String value : values) {
+                assertTrue(glob.matches(value) == glob.matches(value, value.codePoints().toArray()), pattern + " " + value);
+            }
+        }
+        assertTrue(m("ACME/[!b]*", "ACME/carol"));
+        assertFalse(m("ACME/[!b]*", "ACME/bob"));
+    }
 }
