@@ -31,6 +31,7 @@ public final class AclLayer {
     private volatile boolean requireAcl;
     private volatile RoleGrants roleGrants = RoleGrants.NONE;
     private volatile LiveClaims liveClaims = LiveClaims.NONE;
+    private volatile String failure;
 
     AclLayer(SynapseContext ctx) {
         this.counters = ctx.counters();
@@ -60,6 +61,8 @@ public final class AclLayer {
                         + (settings.requireAcl() ? "required" : "off (task control and handler grants only)"));
             }
         } catch (PolicyFileException e) {
+            // fail closed: should anything still reach the pipeline, step 17 refuses every frame
+            this.failure = e.getMessage();
             LOG.severe("refusing to start: " + e.getMessage());
             throw e;
         }
@@ -80,6 +83,11 @@ public final class AclLayer {
     /** The live claims seen by task control. */
     public LiveClaims liveClaims() {
         return liveClaims;
+    }
+
+    /** Why the configured files were refused (null when they loaded or none is configured). */
+    public String failure() {
+        return failure;
     }
 
     /** True when a policy is loaded. */

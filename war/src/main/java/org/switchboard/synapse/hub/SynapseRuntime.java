@@ -61,6 +61,8 @@ public class SynapseRuntime implements SynapseContextSource {
     private ExecutorService blocking;
     private volatile IdleTimerBypass sessionTimers;
     private volatile Boolean postureRefuses;
+    /** The key of a security file that refused to load (issue 17): the hub then never serves. */
+    private volatile String securityRefusal;
     private volatile long replayMillis = -1;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -69,16 +71,18 @@ public class SynapseRuntime implements SynapseContextSource {
     }
 
     /**
-     * True when the off-loopback posture check (§2.4) forbids serving SYNAPSE: sockets are then
-     * refused, /health and /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
+     * True when the off-loopback posture check (§2.4) forbids serving SYNAPSE, or a configured
+     * security file (ACL policy, role grants) was refused: sockets are then refused, /health and
+     * /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
      */
     public boolean refusesToServe() {
         Boolean current = postureRefuses;
         if (current == null) {
+            hub(); // builds the hub first, which loads the security files
             java.util.List<String> missing = org.switchboard.synapse.posture.BindPosture.missingSettings(config.bind(),
                     config.allowInsecureBind(), config.settings());
-            current = !missing.isEmpty();
-            if (current) {
+            current = !missing.isEmpty() || securityRefusal != null;
+            if (!missing.isEmpty()) {
                 LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
             }
             postureRefuses = current;
@@ -138,7 +142,11 @@ public class SynapseRuntime implements SynapseContextSource {
         });
         // the ACL layer (issue 17): a faulty policy or grants file stops the build here
         org.switchboard.synapse.acl.AclLayer acl = org.switchboard.synapse.acl.AclLayer.of(built.context());
-        acl.configure(config.acl());
+        try {
+            acl.configure(config.acl());
+        } catch (org.switchboard.synapse.security.PolicyFileException e) {
+            securityRefusal = e.key(); // logged once, SEVERE, by the layer
+        }
         acl.liveClaims(new org.switchboard.synapse.acl.HeldClaims(
                 () -> claimsStates.isResolvable() ? claimsStates.get().book() : null, built.context().frames()::now));
         for (VerbHandler handler : extensionHandlers) {

@@ -18,6 +18,9 @@ import org.switchboard.synapse.pipeline.PipelineStep;
  */
 public final class AclGate implements PipelineStep {
 
+    /** Answer to every frame while the configured ACL files are refused (no content of the file). */
+    static final String FAILED_CLOSED = "ACL configuration refused: the hub serves no frames";
+
     private final SynapseContext ctx;
     private final AclLayer layer;
 
@@ -29,10 +32,14 @@ public final class AclGate implements PipelineStep {
 
     @Override
     public boolean pass(FrameInFlight f) {
+        String name = f.connection().name();
+        if (layer.failure() != null) {
+            f.connection().send(ctx.frames().errorText(name == null ? "all" : name, FAILED_CLOSED));
+            return false;
+        }
         if (!layer.enforced()) {
             return true;
         }
-        String name = f.connection().name();
         List<Access> accesses = AccessMap.required(f.type(), f.frame(), name, f.target());
         if (accesses == null) {
             if (f.handler() == null || !f.handler().mutating(f.type())) {

@@ -158,4 +158,15 @@ class AclGateTest {
         bob.send(TestHub.frame("heartbeat", "System", "").add("roles", Json.createArrayBuilder().add("ACME/reviewer")));
         assertEquals(List.of(), bob.connection().roles(), "a later heartbeat is filtered too");
     }
+
+    @Test
+    void aRefusedConfigurationFailsClosed() {
+        TestHub.Client bob = test.register("ACME/bob");
+        TestHub.Client alice = test.register("ACME/alice");
+        org.junit.jupiter.api.Assertions.assertThrows(org.switchboard.synapse.security.PolicyFileException.class,
+                () -> AclLayer.of(test.hub.context()).configure(new org.switchboard.synapse.acl.AclSettings(null, true, null)));
+        alice.chat("ACME/bob", "after the refusal");
+        assertTrue(bob.peer().ofType("chat").isEmpty());
+        assertEquals(AclGate.FAILED_CLOSED, alice.peer().lastOfType("error").getString("payload"));
+    }
 }
