@@ -78,6 +78,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         delivery(out, hub.delivery());
         attachmentErrors(out, counters);
         messageAuth(out, counters);
+        aclDenials(out, counters);
         containerShortcuts(out);
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
@@ -118,6 +119,18 @@ public class SynapseMetricsServlet extends HttpServlet {
         for (String result : org.switchboard.synapse.messageauth.AuthResult.ALL) {
             java.util.concurrent.atomic.LongAdder n = counters.messageAuthResults.get(result);
             out.append("synapse_message_auth_total{result=\"").append(result).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
+    }
+
+    /** ACL denials by permission (synapse-advanced §6.6), every permission listed so a dashboard sees zeros. */
+    private static void aclDenials(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_acl_denied_total ACL denials by permission.\n# TYPE synapse_acl_denied_total counter\n");
+        java.util.List<String> labels = new java.util.ArrayList<>(org.switchboard.synapse.acl.Permissions.ALL);
+        labels.add(org.switchboard.synapse.acl.AclLayer.UNMAPPED);
+        for (String permission : labels) {
+            java.util.concurrent.atomic.LongAdder n = counters.aclDenials.get(permission);
+            out.append("synapse_acl_denied_total{permission=\"").append(permission).append("\"} ")
                     .append(n == null ? 0 : n.sum()).append('\n');
         }
     }

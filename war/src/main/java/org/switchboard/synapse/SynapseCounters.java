@@ -27,4 +27,6 @@ public final class SynapseCounters {
     public void messageAuthResult(String result) {
         messageAuthResults.computeIfAbsent(result, r -> new LongAdder()).increment();
     }
+    // ACL (synapse-advanced §6.6): denials by permission ("unmapped": a mutating type without a mapping)
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> aclDenials = new java.util.concurrent.ConcurrentHashMap<>();
 }

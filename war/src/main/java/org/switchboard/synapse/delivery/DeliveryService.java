@@ -221,8 +221,7 @@ public final class DeliveryService {
             refuse(connection, sender, new Refusal(ReasonCodes.UNSUPPORTED_MODE, "recipient advertised none of these modes", intent.requestId()));
             return;
         }
-        if (ModeSelection.taskControl(selected.mode()) && !TaskControl.granted(new TaskControl.Facts(
-                ctx.settings().token() != null && !ctx.settings().token().isEmpty(), false, false, false, intent.taskId(), sender))) {
+        if (ModeSelection.taskControl(selected.mode()) && !TaskControl.granted(ctx, sender, intent.target(), intent.taskId())) {
             refuse(connection, sender, new Refusal(ReasonCodes.UNAUTHORISED_REQUESTER, "task control not granted", intent.requestId()));
             return;
         }

@@ -335,4 +335,26 @@ public class SynapseConfig {
     /** Ed25519 signed-event trust bundle (§6.4) whose valid signatures also satisfy the requirement; empty = none. */
     @Inject @ConfigProperty(name = "hub.signed-event-trust")
     Optional<String> signedEventTrust;
+
+    // ---- ACL and role grants (synapse-advanced §6.6, §6.7; issue 17) ----
+
+    /** The ACL policy file (§6.6 format, mode 0600); absent = no policy (task control is then never granted). */
+    @Inject @ConfigProperty(name = "hub.acl-policy")
+    Optional<String> aclPolicy;
+
+    /** When true, every gated frame must be allowed by the policy (pipeline step 17). */
+    @Inject @ConfigProperty(name = "hub.require-acl", defaultValue = "false")
+    boolean requireAcl;
+
+    /** The role-grant file (§6.7); when set, declared roles not granted are dropped. */
+    @Inject @ConfigProperty(name = "hub.role-grants")
+    Optional<String> roleGrants;
+
+    /** The ACL layer's settings. */
+    public org.switchboard.synapse.acl.AclSettings acl() {
+        return new org.switchboard.synapse.acl.AclSettings(
+                aclPolicy.map(String::trim).filter(s -> !s.isEmpty()).map(java.nio.file.Path::of).orElse(null),
+                requireAcl,
+                roleGrants.map(String::trim).filter(s -> !s.isEmpty()).map(java.nio.file.Path::of).orElse(null));
+    }
 }

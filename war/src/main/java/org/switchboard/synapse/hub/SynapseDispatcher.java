@@ -14,6 +14,7 @@ import org.switchboard.logging.LogSafe;
 import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.VerbHandler;
+import org.switchboard.synapse.acl.gate.AclGate;
 import org.switchboard.synapse.identity.IdentityProofStep;
 import org.switchboard.synapse.messageauth.MessageAuthStep;
 import org.switchboard.synapse.pipeline.DispatchSteps;
@@ -72,6 +73,7 @@ public final class SynapseDispatcher {
                 .then("14 per-message authentication", MessageAuthStep.forHub(ctx))
                 .then("known type", new DispatchSteps.KnownType(ctx, handlers))
                 .then("15 journal-recovery gate", new DispatchSteps.JournalRecoveryGate(ctx, corruptRows))
+                .then("17 ACL", new AclGate(ctx))
                 .then("19 dispatch", new DispatchSteps.Dispatch(ctx))
                 .build();
     }

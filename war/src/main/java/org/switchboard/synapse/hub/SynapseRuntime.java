@@ -53,11 +53,16 @@ public class SynapseRuntime implements SynapseContextSource {
     @Resource
     ManagedThreadFactory threadFactory;
 
+    @Inject
+    Instance<org.switchboard.synapse.claims.ClaimsState> claimsStates;
+
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
     private volatile IdleTimerBypass sessionTimers;
     private volatile Boolean postureRefuses;
+    /** The key of a security file that refused to load (issue 17): the hub then never serves. */
+    private volatile String securityRefusal;
     private volatile long replayMillis = -1;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
@@ -67,16 +72,18 @@ public class SynapseRuntime implements SynapseContextSource {
 
     /**
      * True when the off-loopback posture check (§2.4) or a security layer's configuration (a file
-     * that does not load, a requirement without its material) forbids serving SYNAPSE: sockets are then
+     * that does not load — message-auth keys, signed-event trust, identity trust, ACL policy, role
+     * grants — or a requirement without its material) forbids serving SYNAPSE: sockets are then
      * refused, /health and /metrics answer 503 and readiness is DOWN. Logged once, at SEVERE.
      */
     public boolean refusesToServe() {
         Boolean current = postureRefuses;
         if (current == null) {
+            hub(); // builds the hub first, which loads the security files
             java.util.List<String> missing = org.switchboard.synapse.posture.BindPosture.missingSettings(config.bind(),
                     config.allowInsecureBind(), config.settings());
-            current = !missing.isEmpty();
-            if (current) {
+            current = !missing.isEmpty() || securityRefusal != null;
+            if (!missing.isEmpty()) {
                 LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));
             }
             // the security layers' files: each fault is one SEVERE line naming its key (never a secret)
@@ -143,6 +150,15 @@ public class SynapseRuntime implements SynapseContextSource {
             contributors.forEach(list::add);
             return list;
         });
+        // the ACL layer (issue 17): a faulty policy or grants file stops the build here
+        org.switchboard.synapse.acl.AclLayer acl = org.switchboard.synapse.acl.AclLayer.of(built.context());
+        try {
+            acl.configure(config.acl());
+        } catch (org.switchboard.synapse.security.PolicyFileException e) {
+            securityRefusal = e.key(); // logged once, SEVERE, by the layer
+        }
+        acl.liveClaims(new org.switchboard.synapse.acl.HeldClaims(
+                () -> claimsStates.isResolvable() ? claimsStates.get().book() : null, built.context().frames()::now));
         for (VerbHandler handler : extensionHandlers) {
             built.dispatcher().register(handler);
         }

@@ -196,7 +196,10 @@ public final class RegistrationService {
         if (roles != null) {
             List<String> declared = JsonFields.roles(roles);
             if (declared != null) {
-                connection.roles(declared);
+                // role-claim enforcement (§6.7): roles not granted are dropped silently
+                String identity = connection.name() != null ? connection.name()
+                        : String.valueOf(JsonFields.string(frame, "sender")).strip();
+                connection.roles(org.switchboard.synapse.acl.AclLayer.of(ctx).grantedRoles(identity, declared));
             }
         }
         String wake = JsonFields.string(frame, "wake_capability");
