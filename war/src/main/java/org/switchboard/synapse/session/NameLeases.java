@@ -7,8 +7,9 @@ import java.util.HexFormat;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Name ownership leases (§4.5): a bearer token minted on request, required (constant-time
- * compare) for every later bind of the name, lapsing after the owner has been offline for the TTL.
+ * Name ownership leases (§4.5, synapse-advanced §6.5): a bearer token minted on request, required
+ * (constant-time compare) for every later bind of the name, lapsing after the owner has been offline
+ * for the TTL. The hub keeps only the token's SHA-256, so a heap dump does not hand out leases.
  */
 public final class NameLeases {
 
@@ -31,11 +32,19 @@ public final class NameLeases {
     }
 
     private static final class Lease {
-        final String token;
+        final byte[] tokenSha256;
         volatile double offlineSince = Double.NaN;
 
-        Lease(String token) {
-            this.token = token;
+        Lease(byte[] tokenSha256) {
+            this.tokenSha256 = tokenSha256;
+        }
+    }
+
+    private static byte[] sha256(String token) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }
 
@@ -45,8 +54,7 @@ public final class NameLeases {
         if (lease == null) {
             return false;
         }
-        return presented == null || !MessageDigest.isEqual(
-                lease.token.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
+        return presented == null || !MessageDigest.isEqual(lease.tokenSha256, sha256(presented));
     }
 
     /** Mints a lease for a name without one; returns the token, or null when one already exists. */
@@ -59,7 +67,7 @@ public final class NameLeases {
         byte[] bytes = new byte[24];
         RANDOM.nextBytes(bytes);
         String token = HexFormat.of().formatHex(bytes);
-        leases.put(name, new Lease(token));
+        leases.put(name, new Lease(sha256(token)));
         return token;
     }
 

@@ -30,4 +30,23 @@ class NameLeasesTest {
         nonPositive.offline("bob", 0);
         assertTrue(nonPositive.blocks("bob", null, 3599), "a non-positive TTL falls back to the default");
     }
+
+    @Test
+    void onlyTheRightTokenPassesAndTheHubKeepsNoCopyOfIt() throws Exception {
+        NameLeases leases = new NameLeases();
+        String token = leases.mintIfAbsent("p/a", 0);
+        org.junit.jupiter.api.Assertions.assertFalse(leases.blocks("p/a", token, 1));
+        org.junit.jupiter.api.Assertions.assertTrue(leases.blocks("p/a", token + "x", 1));
+        org.junit.jupiter.api.Assertions.assertTrue(leases.blocks("p/a", null, 1));
+        java.lang.reflect.Field map = NameLeases.class.getDeclaredField("leases");
+        map.setAccessible(true);
+        Object lease = ((java.util.Map<?, ?>) map.get(leases)).get("p/a");
+        for (java.lang.reflect.Field field : lease.getClass().getDeclaredFields()) {
+            field.setAccessible(true);
+            Object value = field.get(lease);
+            String text = value instanceof byte[] b ? new String(b, java.nio.charset.StandardCharsets.ISO_8859_1)
+                    + java.util.HexFormat.of().formatHex(b) : String.valueOf(value);
+            org.junit.jupiter.api.Assertions.assertFalse(text.contains(token), "field " + field.getName() + " holds the token");
+        }
+    }
 }
