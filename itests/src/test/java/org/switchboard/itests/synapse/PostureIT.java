@@ -26,7 +26,9 @@ import org.switchboard.itests.support.SynapseClient;
  * loopback: Payara listens on 127.0.0.1 as always, while the application is told (system property
  * {@code hub.bind}, as run-hub's {@code HUB_BIND} would) that it is bound to {@code 0.0.0.0}. The
  * hub has a connect token but /metrics is on without a metrics token, so it must refuse to serve
- * SYNAPSE. Started by hand rather than through {@code HubServer}, which waits for readiness UP.
+ * SYNAPSE. It is also started with {@code hub.posture=paranoid} and none of that preset's files, a
+ * second reason to refuse. Started by hand rather than through {@code HubServer}, which waits for
+ * readiness UP.
  */
 class PostureIT {
 
@@ -53,8 +55,10 @@ class PostureIT {
         env.put("HUB_WAR", System.getProperty("hub.war"));
         env.put("HUB_PAYARA_JAR", System.getProperty("payara.microJar"));
         env.put("HUB_RAR", System.getProperty("hub.rar"));
-        env.put("HUB_JAVA_OPTS", "-Xmx1g -XX:+UseParallelGC -Dhub.bind=0.0.0.0");
+        env.put("HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.TEST_JVM + " -Dhub.bind=0.0.0.0");
         env.put("HUB_TOKEN", CONNECT_TOKEN);
+        // the paranoid preset (synapse-advanced §6.2) also lacks its material: a second refusal, same path
+        env.put("HUB_POSTURE", "paranoid");
         env.remove("HUB_BIND"); // Payara itself stays on 127.0.0.1
         builder.redirectErrorStream(true);
         builder.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
@@ -129,5 +133,17 @@ class PostureIT {
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(503, response.statusCode(), path);
         }
+    }
+
+    @Test
+    void theParanoidPresetNamesEachPieceItLacks() throws IOException {
+        String refusal = Files.readString(log).lines().filter(l -> l.contains("hub.posture=paranoid requires")).findFirst()
+                .orElseThrow(() -> new AssertionError("no posture refusal logged; see " + log));
+        assertTrue(refusal.contains("SEVERE"), refusal);
+        for (String missing : new String[] {"hub.message-auth.key-file", "hub.acl-policy", "hub.tls-terminated-by-proxy"}) {
+            assertTrue(refusal.contains(missing), missing + " not named: " + refusal);
+        }
+        assertFalse(refusal.contains("hub.token"), "the connect token is configured: " + refusal);
+        assertFalse(refusal.contains("durable journal"), "the journal is durable: " + refusal);
     }
 }

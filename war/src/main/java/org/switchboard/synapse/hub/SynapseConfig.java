@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.switchboard.synapse.SynapseSettings;
+import org.switchboard.synapse.posture.SecurityPosture;
 
 /**
  * The one place SYNAPSE reads configuration (MicroProfile Config, keys under {@code hub.*}, each
@@ -108,10 +109,11 @@ public class SynapseConfig {
 
     /** The settings snapshot handed to the plain-Java rules. */
     public SynapseSettings settings() {
+        SecurityPosture posture = posture();
         return SynapseSettings.builder()
                 .configuredHubId(hubId.orElse("").trim())
                 .token(token.orElse(""))
-                .privateDirectedMessages(privateDirectedMessages)
+                .privateDirectedMessages(privateDirectedMessages || posture.forcesPrivateDirectedMessages())
                 .maxClients(maxClients)
                 .maxClientsPerHost(maxClientsPerHost)
                 .maxUnauthenticated(maxUnauthenticated)
@@ -119,7 +121,7 @@ public class SynapseConfig {
                 .historyLimit(historyLimit)
                 .deadLetterEscalationThreshold(deadLetterEscalationThreshold)
                 .staleTracking(staleTracking)
-                .ingressQuotaEnabled(ingressQuotaEnabled)
+                .ingressQuotaEnabled(ingressQuotaEnabled || posture.forcesIngressQuota())
                 .ingressQuotaMaxEvents(ingressQuotaMaxEvents)
                 .ingressQuotaMaxBytes(ingressQuotaMaxBytes)
                 .ingressQuotaWindowSeconds(ingressQuotaWindowSeconds)
@@ -135,9 +137,9 @@ public class SynapseConfig {
                 .websocketWriteBufferBytes(websocketWriteBufferBytes)
                 .historyMaxBytes(historyMaxBytes).maxReplyBytes(maxReplyBytes).outboundMaxBytes(outboundMaxBytes)
                 .attachmentsDir(attachmentsDir.orElse("").trim())
-                .identityTrust(identityTrust.orElse("").trim()).requireIdentityBinding(requireIdentityBinding)
+                .identityTrust(identityTrust.orElse("").trim()).requireIdentityBinding(requireIdentityBinding || posture.forcesIdentityBinding())
                 .identityPins(identityPins).leaseOfflineTtlSeconds(leaseOfflineTtlSeconds)
-                .messageAuthKeyFile(messageAuthKeyFile.orElse("").trim()).requireMessageAuth(requireMessageAuth)
+                .messageAuthKeyFile(messageAuthKeyFile.orElse("").trim()).requireMessageAuth(requireMessageAuth || posture.forcesMessageAuth())
                 .messageAuthWindowSeconds(messageAuthWindowSeconds).messageAuthSkewSeconds(messageAuthSkewSeconds)
                 .messageAuthNonceCache(messageAuthNonceCache).signedEventTrust(signedEventTrust.orElse("").trim())
                 .build();
@@ -354,7 +356,35 @@ public class SynapseConfig {
     public org.switchboard.synapse.acl.AclSettings acl() {
         return new org.switchboard.synapse.acl.AclSettings(
                 aclPolicy.map(String::trim).filter(s -> !s.isEmpty()).map(java.nio.file.Path::of).orElse(null),
-                requireAcl,
+                requireAcl || posture().forcesAcl(),
                 roleGrants.map(String::trim).filter(s -> !s.isEmpty()).map(java.nio.file.Path::of).orElse(null));
+    }
+
+    // ---- posture presets (synapse-advanced §6.2) ----
+
+    /** {@code open} (default), {@code secure}, {@code team-secure} or {@code paranoid}; see operator-guide.md. */
+    @Inject @ConfigProperty(name = "hub.posture", defaultValue = "open")
+    String posture;
+
+    /** Declares that a proxy in front of the hub terminates TLS (what {@code paranoid} needs until native TLS exists). */
+    @Inject @ConfigProperty(name = "hub.tls-terminated-by-proxy", defaultValue = "false")
+    boolean tlsTerminatedByProxy;
+
+    /** The configured posture ({@code open} when the value is unknown: {@link #postureRefusal} refuses it). */
+    public SecurityPosture posture() {
+        SecurityPosture parsed = SecurityPosture.parse(posture);
+        return parsed == null ? SecurityPosture.OPEN : parsed;
+    }
+
+    /** The start-up refusal the posture demands (an unknown name, or material it requires); null when none. */
+    public String postureRefusal(boolean durableJournal) {
+        SecurityPosture parsed = SecurityPosture.parse(posture);
+        if (parsed == null) {
+            return "SYNAPSE refuses to serve: " + SecurityPosture.KEY + ": unknown posture (open, secure, team-secure, paranoid)";
+        }
+        org.switchboard.synapse.acl.AclSettings acl = acl();
+        return parsed.refusal(new SecurityPosture.Material(token.filter(t -> !t.isBlank()).isPresent(), durableJournal,
+                identityTrust.filter(t -> !t.isBlank()).isPresent(), acl.roleGrants() != null,
+                messageAuthKeyFile.filter(t -> !t.isBlank()).isPresent(), acl.policy() != null, tlsTerminatedByProxy));
     }
 }

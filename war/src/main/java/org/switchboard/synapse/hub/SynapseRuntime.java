@@ -89,7 +89,8 @@ public class SynapseRuntime implements SynapseContextSource {
             // the security layers' files: each fault is one SEVERE line naming its key (never a secret)
             for (String fault : new String[] {
                     org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings()),
-                    org.switchboard.synapse.identity.IdentityStartup.fault(config.settings())}) {
+                    org.switchboard.synapse.identity.IdentityStartup.fault(config.settings()),
+                    config.postureRefusal(hub().context().hasJournal())}) {
                 if (fault != null) {
                     LOG.severe(fault);
                     current = true;
