@@ -41,7 +41,7 @@ class ArchitectureTest {
     /** Shared by both protocols: what {@code synapse} and {@code redsyn} may both use. */
     private static final String[] SHARED = {"org.switchboard.crypto..", "org.switchboard.json..",
             "org.switchboard.journal..", "org.switchboard.logging..", "org.switchboard.messaging..",
-            "org.switchboard.container.."};
+            "org.switchboard.container..", "org.switchboard.lifecycle.."};
 
     /** Where transport classes and the wiring that builds them live. */
     private static final String[] TRANSPORT_PACKAGES = {"org.switchboard.redsyn.api..", "org.switchboard.synapse.hub..",

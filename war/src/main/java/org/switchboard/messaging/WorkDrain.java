@@ -6,6 +6,7 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.logging.Logger;
+import org.switchboard.lifecycle.StopSignal;
 
 /**
  * Closes the work consumer's gate when the application stops. At undeploy it also waits briefly for
@@ -20,20 +21,16 @@ public class WorkDrain {
     /** Well inside the shutdown deadline (switchboard.shutdown.grace-seconds, 8 s by default). */
     static final Duration PATIENCE = Duration.ofSeconds(3);
 
-    private Thread hook;
+    private StopSignal stopSignal;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        WorkGate gate = WorkConsumer.GATE;
-        hook = new Thread(gate::close, "switchboard-work-gate");
-        Runtime.getRuntime().addShutdownHook(hook);
+        stopSignal = StopSignal.onStop("switchboard-work-gate", WorkConsumer.GATE::close);
     }
 
     @PreDestroy
     void drain() {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException | NullPointerException stopping) {
-            // the JVM is exiting (the hook has run) or start-up never registered it
+        if (stopSignal != null) {
+            stopSignal.close();
         }
         try {
             int left = WorkConsumer.GATE.closeAndDrain(PATIENCE);

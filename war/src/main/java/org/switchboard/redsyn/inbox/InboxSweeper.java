@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.lifecycle.StopSignal;
 import org.switchboard.redsyn.RedsynConfig;
 
 /**
@@ -33,14 +34,21 @@ public class InboxSweeper {
     RedsynConfig config;
 
     private ScheduledFuture<?> task;
+    private StopSignal stopSignal;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         long interval = Math.max(100, config.sweepIntervalMillis());
-        task = scheduler.scheduleWithFixedDelay(this::sweep, interval, interval, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::sweep, interval, interval, TimeUnit.MILLISECONDS);
+        task = scheduled;
+        // stop sweeping at the signal, before the container suspends its executors
+        stopSignal = StopSignal.onStop("redsyn-inbox-sweeper-stop", () -> scheduled.cancel(false));
     }
 
     @PreDestroy
     void stop() {
+        if (stopSignal != null) {
+            stopSignal.close();
+        }
         if (task != null) {
             task.cancel(false);
         }

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.lifecycle.StopSignal;
 import org.switchboard.messaging.WorkQueue;
 import org.switchboard.redsyn.message.MessageQueued;
 
@@ -50,13 +51,21 @@ public class WebhookSweeper {
     WebhookDispatcher dispatcher;
 
     private ScheduledFuture<?> task;
+    private StopSignal stopSignal;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        task = scheduler.scheduleWithFixedDelay(this::sweep, INTERVAL_MILLIS, INTERVAL_MILLIS, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::sweep, INTERVAL_MILLIS, INTERVAL_MILLIS,
+                TimeUnit.MILLISECONDS);
+        task = scheduled;
+        // stop sweeping at the signal, before the container suspends its executors
+        stopSignal = StopSignal.onStop("redsyn-webhook-sweeper-stop", () -> scheduled.cancel(false));
     }
 
     @PreDestroy
     void stop() {
+        if (stopSignal != null) {
+            stopSignal.close();
+        }
         if (task != null) {
             task.cancel(false);
         }
