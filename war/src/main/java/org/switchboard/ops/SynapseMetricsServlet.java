@@ -80,9 +80,14 @@ public class SynapseMetricsServlet extends HttpServlet {
         messageAuth(out, counters);
         aclDenials(out, counters);
         containerShortcuts(out);
+        byte[] body = out.toString().getBytes(StandardCharsets.UTF_8);
+        // the whole body in the response buffer: written past the buffer (8 KiB) on a request that offered
+        // an h2c upgrade (the JDK HttpClient's default), the response left Payara without its Content-Type
+        response.setBufferSize(Math.max(response.getBufferSize(), body.length + 1024));
         response.setStatus(200);
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
-        response.getOutputStream().write(out.toString().getBytes(StandardCharsets.UTF_8));
+        response.setContentLength(body.length);
+        response.getOutputStream().write(body);
     }
 
     /** Session-bound delivery: open requests by stage, offers pending, sweeps, refusals by reason code. */

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.switchboard.messaging.JmsWorkQueue;
 import org.switchboard.messaging.WorkConsumer;
+import org.switchboard.messaging.WorkDrain;
+import org.switchboard.messaging.WorkGate;
 import org.switchboard.messaging.WorkHandler;
 import org.switchboard.messaging.WorkQueue;
 
@@ -30,7 +32,8 @@ class WorkQueueIT {
     @Deployment
     static WebArchive deployment() {
         return ShrinkWrap.create(WebArchive.class, "workqueue-it.war")
-                .addClasses(WorkQueue.class, WorkHandler.class, JmsWorkQueue.class, WorkConsumer.class,
+                .addClasses(WorkQueue.class, WorkHandler.class, JmsWorkQueue.class, WorkConsumer.class, WorkGate.class,
+                        WorkDrain.class, org.switchboard.lifecycle.StopSignal.class,
                         RecordingHandlers.class, RecordingHandlers.Recording.class, RecordingHandlers.Flaky.class)
                 .addAsWebInfResource(new StringAsset("<beans bean-discovery-mode=\"annotated\" version=\"4.0\"/>"), "beans.xml");
     }

@@ -239,7 +239,9 @@ class SynapseChatIT {
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(hub.http("/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, metrics.statusCode());
-        assertTrue(metrics.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"));
+        String contentType = metrics.headers().firstValue("Content-Type").orElse("");
+        assertTrue(contentType.startsWith("text/plain; version=0.0.4"), "Content-Type '" + contentType + "', body starts: "
+                + metrics.body().substring(0, Math.min(300, metrics.body().length())));
         assertTrue(metrics.body().contains("# TYPE synapse_up gauge\nsynapse_up 1\n"));
         assertTrue(metrics.body().contains("synapse_chat_directed_total"));
     }
