@@ -1,6 +1,13 @@
 package org.switchboard.ops.operator;
 
-/** A refused operator request: bad input (400), nothing to act on (404) or unsupported here (409), with its sentence. */
+import jakarta.ejb.ApplicationException;
+
+/**
+ * A refused operator request: bad input (400), nothing to act on (404) or unsupported here (409), with its sentence.
+ * An application exception, so that an EJB caller (the JMX operations bean) hands it over as it is, with its
+ * transaction rolled back, instead of wrapping it in an {@code EJBException} the container logs as a failure.
+ */
+@ApplicationException(rollback = true)
 public final class OperatorRefusal extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
