@@ -10,6 +10,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.security.SecureRandom;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.switchboard.lifecycle.ExecutorStop;
 import org.switchboard.schema.SchemaMigration;
 
 /**
@@ -159,6 +161,7 @@ public class JpaJournal implements Journal {
         if (fileSync != null) {
             fileSync.close();
             fileCompaction.close();
+            // not interrupted: an interrupt inside an H2 file operation closes H2's file channel
             syncScheduler.shutdown();
         }
         committer.close();
@@ -172,6 +175,8 @@ public class JpaJournal implements Journal {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        // their managed threads end (and the container closes what they used) before the persistence unit does
+        ExecutorStop.awaitAll(Duration.ofSeconds(1), syncScheduler, completions);
     }
 
     @Override

@@ -170,6 +170,10 @@ class ShutdownIT {
         System.out.printf("ShutdownIT: SIGTERM to exit %d ms under load (%d REDSYN messages accepted, %d chats fanned out)%n",
                 took.toMillis(), acceptedRedsyn.size(), receivedChats.size());
         assertTrue(took.compareTo(BOUND) <= 0, "SIGTERM took " + took.toMillis() + " ms to stop the hub (bound " + BOUND + ")");
+        // the hub's own threads end before the persistence unit closes: none dies on a closed EntityManager
+        String stopLog = java.nio.file.Files.readString(relay.hub.logFile());
+        assertFalse(stopLog.contains("Exception in thread"), "a thread died with an exception during the stop: "
+                + relay.hub.logFile());
 
         relay.hub.restart();
         Set<String> delivered = new HashSet<>();

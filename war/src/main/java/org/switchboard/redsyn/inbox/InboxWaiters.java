@@ -18,6 +18,7 @@ import jakarta.ws.rs.container.AsyncResponse;
 import jakarta.ws.rs.container.ConnectionCallback;
 import java.io.IOException;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.container.ContainerSeam;
+import org.switchboard.lifecycle.ExecutorStop;
 import org.switchboard.redsyn.message.MessageQueued;
 
 /**
@@ -84,6 +86,8 @@ public class InboxWaiters {
         }
         if (releases != null) {
             releases.shutdown();
+            // its managed threads end (and the container closes what they used) before the persistence unit does
+            ExecutorStop.awaitAll(Duration.ofSeconds(1), releases);
         }
     }
 

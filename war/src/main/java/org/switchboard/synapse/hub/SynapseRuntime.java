@@ -8,6 +8,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -18,6 +19,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.container.IdleTimerBypass;
 import org.switchboard.journal.Journal;
+import org.switchboard.lifecycle.ExecutorStop;
 import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.session.WebSocketPeer;
 import org.switchboard.synapse.wire.HubFrames;
@@ -243,5 +245,7 @@ public class SynapseRuntime implements SynapseContextSource {
                 executor.shutdownNow();
             }
         }
+        // their managed threads end (and the container closes what they used) before the persistence unit does
+        ExecutorStop.awaitAll(Duration.ofSeconds(1), timers, blocking, sessionTimers);
     }
 }
