@@ -95,8 +95,12 @@ class GovernedVerbsIT {
         return client;
     }
 
+    /** An unsigned registration with the connect token (the secured hub welcomes only after it). */
     private static SynapseClient unsigned(String name) {
-        return SynapseClient.register(hub.webSocketUri(), name, Json.createObjectBuilder().add("token", TOKEN).build());
+        SynapseClient client = SynapseClient.connect(hub.webSocketUri(), name);
+        client.send(SynapseClient.frame("heartbeat", "System", "online").add("token", TOKEN));
+        client.expect(joined(name), WAIT);
+        return client;
     }
 
     private static JsonObjectBuilder reclaim(String pin, String key, boolean breakGlass) {
@@ -139,6 +143,9 @@ class GovernedVerbsIT {
             assertTrue(online.getString("payload").contains("break_glass"), online.toString());
 
             admin.send(reclaim("ACME/worker", "worker-1", true));
+            // §7.1: the body-free notice is broadcast, then the requester gets its result
+            JsonObject notice = admin.expect(f -> "system".equals(f.getString("type", ""))
+                    && "identity_pin_reclaim".equals(f.getString("event_kind", "")), WAIT);
             JsonObject applied = admin.expect(type("identity_pin_reclaim_result"), WAIT);
             assertTrue(applied.getBoolean("applied"), applied.toString());
             assertTrue(applied.getBoolean("break_glass"));
@@ -146,8 +153,6 @@ class GovernedVerbsIT {
             assertEquals(before + 2, seq(applied), "the refusals were journalled (or the audit rows are missing)");
             assertEquals(4017, worker.awaitClose(WAIT));
             assertEquals("identity pin reclaimed", worker.closeReason());
-            JsonObject notice = admin.expect(f -> "system".equals(f.getString("type", ""))
-                    && "identity_pin_reclaim".equals(f.getString("event_kind", "")), WAIT);
             assertEquals("", notice.getString("payload"));
             assertEquals(seq(applied), seq(notice));
             assertFalse(applied.toString().contains(WORKER.publicBase64()) || notice.toString().contains(WORKER.publicBase64()));
