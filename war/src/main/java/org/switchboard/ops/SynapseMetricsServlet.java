@@ -79,6 +79,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         attachmentErrors(out, counters);
         messageAuth(out, counters);
         aclDenials(out, counters);
+        governedVerbs(out, counters);
         containerShortcuts(out);
         byte[] body = out.toString().getBytes(StandardCharsets.UTF_8);
         // the whole body in the response buffer: written past the buffer (8 KiB) on a request that offered
@@ -129,6 +130,17 @@ public class SynapseMetricsServlet extends HttpServlet {
     }
 
     /** ACL denials by permission (synapse-advanced §6.6), every permission listed so a dashboard sees zeros. */
+    /** Governed operator verbs (synapse-advanced §7) by verb and result; only outcomes seen so far have a line. */
+    private static void governedVerbs(StringBuilder out, SynapseCounters counters) {
+        out.append("# HELP synapse_governed_verbs_total Governed operator verb outcomes by verb and result.\n")
+                .append("# TYPE synapse_governed_verbs_total counter\n");
+        new java.util.TreeMap<>(counters.governedVerbs).forEach((key, n) -> {
+            int space = key.indexOf(' ');
+            out.append("synapse_governed_verbs_total{verb=\"").append(key, 0, space).append("\",result=\"")
+                    .append(key.substring(space + 1)).append("\"} ").append(n.sum()).append('\n');
+        });
+    }
+
     private static void aclDenials(StringBuilder out, SynapseCounters counters) {
         out.append("# HELP synapse_acl_denied_total ACL denials by permission.\n# TYPE synapse_acl_denied_total counter\n");
         java.util.List<String> labels = new java.util.ArrayList<>(org.switchboard.synapse.acl.Permissions.ALL);

@@ -29,4 +29,11 @@ public final class SynapseCounters {
     }
     // ACL (synapse-advanced §6.6): denials by permission ("unmapped": a mutating type without a mapping)
     public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> aclDenials = new java.util.concurrent.ConcurrentHashMap<>();
+    // governed operator verbs (synapse-advanced §7): outcomes by verb and result ("verb result" keys)
+    public final java.util.concurrent.ConcurrentHashMap<String, LongAdder> governedVerbs = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Counts one outcome ({@code applied}, {@code refused}, {@code denied}, {@code recorded}, …) of a governed verb. */
+    public void governedVerb(String verb, String result) {
+        governedVerbs.computeIfAbsent(verb + " " + result, k -> new LongAdder()).increment();
+    }
 }

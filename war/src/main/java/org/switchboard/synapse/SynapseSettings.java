@@ -48,7 +48,12 @@ public record SynapseSettings(
         int messageAuthWindowSeconds,
         int messageAuthSkewSeconds,
         int messageAuthNonceCache,
-        String signedEventTrust) {
+        String signedEventTrust,
+        // governed operator verbs (synapse-advanced §7.2)
+        String identityEnrollments,
+        Set<String> identityEnrollNamespaces,
+        int identityEnrollRateLimit,
+        int identityEnrollRateWindowSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // not 4 yet: the attachment verbs exist, but their store needs the security layers of §3.1 (synapse-conformance.md)
@@ -173,6 +178,15 @@ public record SynapseSettings(
         public Builder messageAuthSkewSeconds(int v) { messageAuthSkewSeconds = v; return this; }
         public Builder messageAuthNonceCache(int v) { messageAuthNonceCache = v; return this; }
         public Builder signedEventTrust(String v) { signedEventTrust = v; return this; }
+        // governed operator verbs (synapse-advanced §7.2)
+        private String identityEnrollments = "";
+        private Set<String> identityEnrollNamespaces = Set.of();
+        private int identityEnrollRateLimit = 10;
+        private int identityEnrollRateWindowSeconds = 3600;
+        public Builder identityEnrollments(String v) { identityEnrollments = v; return this; }
+        public Builder identityEnrollNamespaces(Set<String> v) { identityEnrollNamespaces = Set.copyOf(v); return this; }
+        public Builder identityEnrollRateLimit(int v) { identityEnrollRateLimit = v; return this; }
+        public Builder identityEnrollRateWindowSeconds(int v) { identityEnrollRateWindowSeconds = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -185,7 +199,8 @@ public record SynapseSettings(
                     attachmentsDir,
                     identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds,
                     messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
-                    messageAuthNonceCache, signedEventTrust);
+                    messageAuthNonceCache, signedEventTrust,
+                    identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds);
         }
     }
 }

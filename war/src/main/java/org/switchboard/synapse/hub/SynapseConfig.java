@@ -142,6 +142,8 @@ public class SynapseConfig {
                 .messageAuthKeyFile(messageAuthKeyFile.orElse("").trim()).requireMessageAuth(requireMessageAuth || posture.forcesMessageAuth())
                 .messageAuthWindowSeconds(messageAuthWindowSeconds).messageAuthSkewSeconds(messageAuthSkewSeconds)
                 .messageAuthNonceCache(messageAuthNonceCache).signedEventTrust(signedEventTrust.orElse("").trim())
+                .identityEnrollments(identityEnrollments.orElse("").trim()).identityEnrollNamespaces(enrollNamespaces())
+                .identityEnrollRateLimit(identityEnrollRateLimit).identityEnrollRateWindowSeconds(identityEnrollRateWindowSeconds)
                 .build();
     }
 
@@ -386,5 +388,33 @@ public class SynapseConfig {
         return parsed.refusal(new SecurityPosture.Material(token.filter(t -> !t.isBlank()).isPresent(), durableJournal,
                 identityTrust.filter(t -> !t.isBlank()).isPresent(), acl.roleGrants() != null,
                 messageAuthKeyFile.filter(t -> !t.isBlank()).isPresent(), acl.policy() != null, tlsTerminatedByProxy));
+    }
+
+    // ---- governed operator verbs (synapse-advanced §7.2 enrolment; org.switchboard.synapse.governance) ----
+
+    /** The enrolment overlay file the hub writes atomically (0600) and reads strictly at start; empty = enrolment off. */
+    @Inject @ConfigProperty(name = "hub.identity-enrollments")
+    Optional<String> identityEnrollments;
+
+    /** Comma-separated projects whose names may be enrolled (empty = none). */
+    @Inject @ConfigProperty(name = "hub.identity-enroll-namespaces")
+    Optional<String> identityEnrollNamespaces;
+
+    /** Enrolment changes one requester may apply per sliding window. */
+    @Inject @ConfigProperty(name = "hub.identity-enroll-rate-limit", defaultValue = "10")
+    int identityEnrollRateLimit;
+
+    /** Length of that sliding window (seconds). */
+    @Inject @ConfigProperty(name = "hub.identity-enroll-rate-window-seconds", defaultValue = "3600")
+    int identityEnrollRateWindowSeconds;
+
+    private java.util.Set<String> enrollNamespaces() {
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (String part : identityEnrollNamespaces.orElse("").split(",")) {
+            if (!part.isBlank()) {
+                out.add(part.strip());
+            }
+        }
+        return out;
     }
 }

@@ -50,6 +50,7 @@ public final class SynapseHub implements RegistrationHooks {
     private final double startedAt;
     private volatile int corruptRows;
     private final AttachmentService attachments;
+    private final org.switchboard.synapse.governance.GovernanceService governance;
 
     /**
      * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
@@ -77,6 +78,8 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(channels);
         this.attachments = AttachmentService.forHub(ctx, journal != null);
         dispatcher.register(new AttachmentHandler(attachments));
+        this.governance = new org.switchboard.synapse.governance.GovernanceService(ctx, registration.leases());
+        dispatcher.register(new org.switchboard.synapse.governance.GovernanceHandler(governance));
     }
 
     private static String resolveHubId(SynapseSettings settings, Journal journal) {
@@ -106,6 +109,7 @@ public final class SynapseHub implements RegistrationHooks {
         mailbox.replay(event);
         receipts.replay(event);
         delivery.replay(event);
+        governance.replay(event); // audit-only rows: rebuilds only guard_denial idem_key acknowledgements
     }
 
     // ---- transport entry points ----

@@ -37,7 +37,9 @@ public final class IdentityBinding {
         }
     }
 
-    private final TrustBundle bundle;
+    private final TrustBundle operatorBundle;
+    // the operator bundle plus enrolled keys (§7.2): swapped whole, read once per registration
+    private volatile TrustBundle bundle;
     private final String bundleFault;
     private final boolean required;
     private final IdentityPins pins;
@@ -48,6 +50,7 @@ public final class IdentityBinding {
      * TOFU off; {@code required} is {@code hub.require-identity-binding}.
      */
     public IdentityBinding(TrustBundle bundle, String bundleFault, boolean required, IdentityPins pins) {
+        this.operatorBundle = bundle;
         this.bundle = bundle;
         this.bundleFault = bundleFault;
         this.required = required;
@@ -71,6 +74,7 @@ public final class IdentityBinding {
     }
 
     private Decision checkBundle(String sender, JsonObject frame, double now) {
+        TrustBundle bundle = this.bundle;
         if (bundleFault != null || bundle == null) {
             return Decision.bindingFailed("unknown_key", "Identity binding is required but the hub has no usable "
                     + "identity trust bundle (" + TrustBundle.KEY + "); registrations are refused until the operator fixes it.", null);
@@ -166,9 +170,29 @@ public final class IdentityBinding {
         return pins != null && !bundleMode() && name != null && pins.get(name) != null;
     }
 
-    /** The pin of {@code name} (null: none, or pins off), for the governed reclaim verb later. */
+    /** The pin of {@code name} (null: none, or pins off), for the governed reclaim verb (§7.1). */
     public IdentityPins.Pin pin(String name) {
         return pins == null ? null : pins.get(name);
+    }
+
+    /** The TOFU pins (null when pins are off), whose compare-and-swap removal §7.1 uses. */
+    public IdentityPins pins() {
+        return pins;
+    }
+
+    /** True when {@code hub.require-identity-binding} is on (requesters are then bound by the bundle). */
+    public boolean required() {
+        return required;
+    }
+
+    /** The operator's bundle as loaded at start (null: none or refused); enrolments never change it. */
+    public TrustBundle operatorBundle() {
+        return bundleFault == null ? operatorBundle : null;
+    }
+
+    /** Replaces the effective bundle (operator bundle + enrolment overlay, §7.2): the next registration uses it. */
+    public void useBundle(TrustBundle effective) {
+        this.bundle = effective;
     }
 
     /** The project of a name: the part before its first {@code /} (empty when none), as in the ACL (§6.6). */

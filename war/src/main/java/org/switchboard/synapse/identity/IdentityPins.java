@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 /**
  * TOFU pins (synapse-advanced §6.5): name → key id and raw public key, read from the {@link PinStore}
  * once and kept in memory, so a registration costs no database read; a new pin is written through
- * before the registration it came with is accepted. Pins change only through §7.1 (not here).
+ * before the registration it came with is accepted. Pins change only through §7.1 ({@link #removeIfMatches}).
  */
 public final class IdentityPins {
 
@@ -71,6 +71,23 @@ public final class IdentityPins {
         return pin;
     }
 
+    /**
+     * Removes the pin of {@code name} only while it still holds {@code keyId} (governed reclaim, §7.1):
+     * the store row goes first, then the cache. False when the pin is absent or changed; a store
+     * failure propagates and leaves the pin in force.
+     */
+    public synchronized boolean removeIfMatches(String name, String keyId) {
+        Pin existing = pins().get(name);
+        if (existing == null || !existing.keyId().equals(keyId)) {
+            return false;
+        }
+        if (!store.deleteIfMatches(name, keyId)) {
+            return false;
+        }
+        pins.remove(name, existing);
+        return true;
+    }
+
     /** A store in memory only (unit tests, and a hub without a database). */
     public static PinStore memoryStore() {
         return new PinStore() {
@@ -86,6 +103,12 @@ public final class IdentityPins {
                 if (rows.putIfAbsent(pin.name(), pin) != null) {
                     throw new IllegalStateException("pin exists");
                 }
+            }
+
+            @Override
+            public boolean deleteIfMatches(String name, String keyId) {
+                Pin row = rows.get(name);
+                return row != null && row.keyId().equals(keyId) && rows.remove(name, row);
             }
         };
     }

@@ -19,8 +19,16 @@ public final class IdentityProofStep implements PipelineStep {
 
     private static final Logger LOG = Logger.getLogger(IdentityProofStep.class.getName());
 
+    private static final java.util.Map<SynapseContext, IdentityBinding> BINDINGS =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     private final SynapseContext ctx;
     private final IdentityBinding binding;
+
+    /** The rules the identity step of the hub with context {@code ctx} applies (null before it is built). */
+    public static IdentityBinding bindingOf(SynapseContext ctx) {
+        return BINDINGS.get(ctx);
+    }
 
     /** The step for the hub of {@code ctx}: its settings choose the mode; pins live in the server's table. */
     public IdentityProofStep(SynapseContext ctx) {
@@ -31,6 +39,7 @@ public final class IdentityProofStep implements PipelineStep {
     public IdentityProofStep(SynapseContext ctx, Supplier<PinStore> pinStore) {
         this.ctx = ctx;
         this.binding = binding(ctx.settings(), pinStore);
+        BINDINGS.put(ctx, binding); // the governed verbs (§7) read and swap it
     }
 
     static IdentityBinding binding(SynapseSettings settings, Supplier<PinStore> pinStore) {

@@ -27,4 +27,11 @@ public class JpaPinStore implements PinStore {
     public void insert(IdentityPins.Pin pin) {
         em.persist(new IdentityPinEntity(pin));
     }
+
+    @Override
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public boolean deleteIfMatches(String name, String keyId) {
+        return em.createQuery("DELETE FROM IdentityPinEntity p WHERE p.name = :name AND p.keyId = :keyId")
+                .setParameter("name", name).setParameter("keyId", keyId).executeUpdate() == 1;
+    }
 }

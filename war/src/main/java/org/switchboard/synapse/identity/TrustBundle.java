@@ -124,6 +124,25 @@ public final class TrustBundle {
         return new PolicyFileException(KEY, fault);
     }
 
+    /** A bundle of already checked entries (the operator bundle merged with the enrolment overlay, §7.2). */
+    public static TrustBundle of(java.util.Collection<Entry> entries) {
+        Map<String, Entry> map = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            map.putIfAbsent(entry.keyId(), entry);
+        }
+        return new TrustBundle(map);
+    }
+
+    /** Every entry, in file order. */
+    public java.util.Collection<Entry> entries() {
+        return entries.values();
+    }
+
+    /** True when some entry (revoked or not) may register {@code name}. */
+    public boolean covers(String name) {
+        return entries.values().stream().anyMatch(e -> e.senders().contains(name));
+    }
+
     /** The entry for {@code keyId}, or null. */
     public Entry get(String keyId) {
         return keyId == null ? null : entries.get(keyId);

@@ -71,6 +71,16 @@ public final class NameLeases {
         return token;
     }
 
+    /** True when {@code name} holds a lease that has not lapsed under the offline TTL (§7.1 gate 11). */
+    public boolean held(String name, double now) {
+        return live(name, now) != null;
+    }
+
+    /** Drops the lease of {@code name} (an applied governed pin reclaim, §7.1). */
+    public void revoke(String name) {
+        leases.remove(name);
+    }
+
     /** Marks the owner online (lease timer stops). */
     public void online(String name) {
         Lease lease = leases.get(name);

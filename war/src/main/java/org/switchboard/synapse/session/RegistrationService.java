@@ -280,4 +280,9 @@ public final class RegistrationService {
     public boolean secured() {
         return auth.secured();
     }
+
+    /** The ownership leases (§6.5), which the governed pin reclaim (§7.1) reads and revokes. */
+    public NameLeases leases() {
+        return leases;
+    }
 }
