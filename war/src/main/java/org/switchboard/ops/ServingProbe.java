@@ -54,7 +54,8 @@ public final class ServingProbe {
             HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1))
                     .followRedirects(HttpClient.Redirect.NEVER);
             if ("https".equalsIgnoreCase(base.getScheme())) {
-                builder.sslContext(ownListener());
+                // the connect timeout covers the TLS handshake, which took over a second on a loaded machine
+                builder.sslContext(ownListener()).connectTimeout(Duration.ofSeconds(10));
             }
             this.http = builder.build();
         }

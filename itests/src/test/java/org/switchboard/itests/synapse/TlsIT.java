@@ -313,6 +313,42 @@ class TlsIT {
         assertEquals(List.of(), found, "secrets found (searched " + places.size() + " places)");
     }
 
+    @Test
+    @Order(7)
+    void runHubRefusesAKeystoreItCannotUseWithoutEchoingThePassword() throws Exception {
+        Path dir = Files.createDirectories(hub.dataDir().resolveSibling("tls-it-refusals-" + ProcessHandle.current().pid()));
+        Path keystore = dir.resolve("hub.p12");
+        Files.deleteIfExists(keystore);
+        keytool(keystore);
+        Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-r-----"));
+        assertRefused(keystore, TLS_PASSWORD, "must be readable by its owner only");
+        Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
+        assertRefused(keystore, "not-" + TLS_PASSWORD, "cannot be opened with HUB_TLS_KEYSTORE_PASSWORD");
+        assertRefused(keystore, "", "HUB_TLS_KEYSTORE_PASSWORD is not");
+        assertRefused(dir.resolve("absent.p12"), TLS_PASSWORD, "is not a readable file");
+    }
+
+    /** run-hub with {@code keystore} exits 2 before starting Java, saying {@code why} and never the password. */
+    private static void assertRefused(Path keystore, String password, String why) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", System.getProperty("hub.runScript"));
+        Map<String, String> env = builder.environment();
+        env.put("HUB_DATA_DIR", keystore.resolveSibling("data").toString());
+        env.put("HUB_WAR", System.getProperty("hub.war"));
+        env.put("HUB_PAYARA_JAR", System.getProperty("payara.microJar"));
+        env.put("HUB_RAR", System.getProperty("hub.rar"));
+        env.put("HUB_TLS_KEYSTORE", keystore.toString());
+        env.put("HUB_TLS_KEYSTORE_PASSWORD", password);
+        builder.redirectErrorStream(true);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "run-hub did not stop: " + output);
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains(why), output);
+        if (!password.isEmpty()) {
+            assertFalse(output.contains(password), "the password is not echoed: " + output);
+        }
+    }
+
     /** Every regular file under {@code dir} up to 8 MB (the big ones are Payara's and ActiveMQ's own jars). */
     private static void addFiles(Map<String, byte[]> places, Path dir) {
         try (Stream<Path> files = Files.walk(dir)) {
