@@ -73,8 +73,8 @@ class PostureIT {
                 "HUB_ACL_POLICY", policy.toString(), "HUB_IDENTITY_TRUST", trust.toString(),
                 "HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.TEST_JVM));
 
-        readiness = awaitOwnReadinessAnswer(process, port, log, Duration.ofSeconds(360));
-        filesReadiness = awaitOwnReadinessAnswer(filesProcess, filesPort, filesLog, Duration.ofSeconds(360));
+        readiness = awaitOwnReadinessAnswer(process, port, log, Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360)));
+        filesReadiness = awaitOwnReadinessAnswer(filesProcess, filesPort, filesLog, Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360)));
     }
 
     private static int freePort() throws IOException {
