@@ -61,7 +61,9 @@ public final class HubServer implements AutoCloseable {
         this.tls = env.containsKey("HUB_TLS_KEYSTORE")
                 ? trusting(Path.of(env.get("HUB_TLS_KEYSTORE")), env.get("HUB_TLS_KEYSTORE_PASSWORD")) : null;
         this.http = tls == null ? HTTP
-                : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).sslContext(tls).build();
+                // the connect timeout covers the TLS handshake, slow on a loaded machine
+                : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1)
+                        .sslContext(tls).build();
         this.log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     }
 

@@ -73,8 +73,9 @@ class PostureIT {
                 "HUB_ACL_POLICY", policy.toString(), "HUB_IDENTITY_TRUST", trust.toString(),
                 "HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.TEST_JVM));
 
-        readiness = awaitOwnReadinessAnswer(process, port, log, Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360)));
-        filesReadiness = awaitOwnReadinessAnswer(filesProcess, filesPort, filesLog, Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360)));
+        Duration patience = Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360));
+        readiness = awaitOwnReadinessAnswer(process, port, log, patience);
+        filesReadiness = awaitOwnReadinessAnswer(filesProcess, filesPort, filesLog, patience);
     }
 
     private static int freePort() throws IOException {
