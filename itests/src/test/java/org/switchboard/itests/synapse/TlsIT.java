@@ -39,6 +39,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.redsyn.Relay;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -240,7 +241,49 @@ class TlsIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
+    void aRedsynLongPollOverHttpsWaitsForItsMessage() throws Exception {
+        String joel = node("joel@tls.test");
+        String ana = node("ana@tls.test");
+        assertEquals(201, send("POST", "/redsyn/v1/orgs", joel, Relay.obj("handle", "tlsorg", "me", "joel")).statusCode());
+        assertTrue(send("POST", "/redsyn/v1/orgs/tlsorg/invites", joel, Relay.obj("email", "ana@tls.test", "team", "general"))
+                .statusCode() < 300);
+        assertEquals(201, send("POST", "/redsyn/v1/orgs/tlsorg/join", ana, Relay.obj("me", "ana")).statusCode());
+        String agent = "tlsorg/general/joel/poller";
+        int announced = send("PUT", "/redsyn/v1/agents/" + agent, joel, Relay.obj("listening", true)).statusCode();
+        assertTrue(announced == 200 || announced == 201, "announce: " + announced);
+        long started = System.nanoTime();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> poll = https.sendAsync(HttpRequest.newBuilder(
+                        hub.http("/redsyn/v1/inbox/" + agent + "?wait=20")).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + joel).build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(2_000); // parked, its TLS connection watched by the long-poll-channel shortcut
+        assertFalse(poll.isDone(), "a live TLS client's poll is not released early: " + (poll.isDone() ? poll.get().body() : ""));
+        HttpResponse<String> sent = send("POST", "/redsyn/v1/messages", ana,
+                Relay.request("tlsorg/general/ana/cli", agent, "over tls"));
+        assertEquals(201, sent.statusCode(), sent.body());
+        HttpResponse<String> taken = poll.get(60, TimeUnit.SECONDS);
+        assertEquals(200, taken.statusCode(), taken.body());
+        assertTrue(taken.body().contains("over tls"), taken.body());
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 20, "answered by the message, not the wait");
+    }
+
+    private static String node(String email) throws Exception {
+        HttpResponse<String> person = post("/redsyn/admin/persons", ADMIN_TOKEN, "{\"email\":\"" + email + "\"}");
+        assertEquals(201, person.statusCode(), person.body());
+        long id = Json.createReader(new java.io.StringReader(person.body())).readObject().getJsonNumber("id").longValue();
+        HttpResponse<String> node = post("/redsyn/admin/persons/" + id + "/nodes", ADMIN_TOKEN, "{\"name\":\"laptop\"}");
+        assertEquals(201, node.statusCode(), node.body());
+        return Json.createReader(new java.io.StringReader(node.body())).readObject().getString("token");
+    }
+
+    private static HttpResponse<String> send(String method, String path, String bearer, JsonObject body) throws Exception {
+        return https.send(HttpRequest.newBuilder(hub.http(path)).timeout(WAIT).header("Authorization", "Bearer " + bearer)
+                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @Order(7)
     void theContainerShortcutsStayEngagedUnderTls() throws Exception {
         HttpResponse<String> metrics = get("/metrics", METRICS_TOKEN);
         assertEquals(200, metrics.statusCode(), metrics.body());
@@ -251,7 +294,8 @@ class TlsIT {
         }
         // the raw writes hand framed bytes to Tyrus's writer, which writes through Grizzly's SSL filter:
         // engaged, and the wss chat of case 2 arrived through them
-        for (String name : List.of("raw-frame-writes", "upgrade-frame-gate", "idle-timer-bypass", "write-buffer-size")) {
+        for (String name : List.of("raw-frame-writes", "upgrade-frame-gate", "idle-timer-bypass", "write-buffer-size",
+                "long-poll-channel")) {
             assertEquals("1", active.get(name), name + " under TLS: " + active);
         }
         String log = Files.readString(hub.logFile());
@@ -261,7 +305,7 @@ class TlsIT {
     }
 
     @Test
-    @Order(6)
+    @Order(8)
     void noSecretAppearsInTheLogTheDirectoriesTheCommandLineOrTheEndpoints() throws Exception {
         // exercise what reads each remaining secret once: a console login, a JMX login
         HttpResponse<String> console = post("/console/api/login", null, "{\"token\":\"" + OPERATOR_TOKEN + "\"}");
@@ -314,7 +358,7 @@ class TlsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void runHubRefusesAKeystoreItCannotUseWithoutEchoingThePassword() throws Exception {
         Path dir = Files.createDirectories(hub.dataDir().resolveSibling("tls-it-refusals-" + ProcessHandle.current().pid()));
         Path keystore = dir.resolve("hub.p12");
