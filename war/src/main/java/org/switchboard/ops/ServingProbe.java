@@ -1,13 +1,20 @@
 package org.switchboard.ops;
 
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
 
 /**
  * Asks the server, over loopback HTTP, whether the application's own endpoints answer yet.
@@ -22,6 +29,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * that waited on a request to its own server held an HTTP worker while that request needed one,
  * and on a saturated machine frequent readiness polls kept the pool busy long enough for readiness
  * to stay DOWN for minutes.
+ *
+ * <p>An {@code https} base (run-hub with a keystore) is probed with any certificate accepted: the
+ * probe asks its own listener, sends no credentials and reads only a Content-Type, and the hub has no
+ * trust store holding its own (often self-signed) certificate.
  */
 public final class ServingProbe {
 
@@ -37,8 +48,17 @@ public final class ServingProbe {
     public ServingProbe(URI base, List<String> paths) {
         this.base = base;
         this.paths = List.copyOf(paths);
-        this.http = base == null ? null
-                : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).followRedirects(HttpClient.Redirect.NEVER).build();
+        if (base == null) {
+            this.http = null;
+        } else {
+            HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1))
+                    .followRedirects(HttpClient.Redirect.NEVER);
+            if ("https".equalsIgnoreCase(base.getScheme())) {
+                // the connect timeout covers the TLS handshake, which took over a second on a loaded machine
+                builder.sslContext(ownListener()).connectTimeout(Duration.ofSeconds(10));
+            }
+            this.http = builder.build();
+        }
         this.served = base == null;
     }
 
@@ -84,5 +104,52 @@ public final class ServingProbe {
                 outcome.complete(false);
             }
         });
+    }
+
+    /** A TLS context that accepts the hub's own certificate, whatever signed it (see the class comment). */
+    private static SSLContext ownListener() {
+        TrustManager acceptAny = new X509ExtendedTrustManager() {
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType) {
+                // never a server
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType) {
+                // the hub's own listener
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                // never a server
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) {
+                // the hub's own listener
+            }
+
+            @Override
+            public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+                // never a server
+            }
+
+            @Override
+            public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) {
+                // the hub's own listener; no host name check either (it is asked by address)
+            }
+
+            @Override
+            public X509Certificate[] getAcceptedIssuers() {
+                return new X509Certificate[0];
+            }
+        };
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, new TrustManager[] {acceptAny}, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("no TLS in this JVM", e);
+        }
     }
 }

@@ -9,12 +9,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Starts the packaged hub exactly as the README does ({@code server-config/run-hub}), on a free
@@ -41,6 +46,9 @@ public final class HubServer implements AutoCloseable {
     private final Path log;
     private final int port;
     private final Map<String, String> env;
+    /** Trusts the hub's own certificate when it serves TLS ({@code HUB_TLS_KEYSTORE}); null for plain HTTP. */
+    private final SSLContext tls;
+    private final HttpClient http;
     /** HUB_DB_URL etc. for -Dhub.db / -Dhub.broker, fixed for the hub's life (empty = embedded defaults). */
     private final Map<String, String> services = new HashMap<>();
     private ExternalServices.Broker broker;
@@ -50,6 +58,12 @@ public final class HubServer implements AutoCloseable {
         this.dataDir = dataDir;
         this.port = port;
         this.env = Map.copyOf(env);
+        this.tls = env.containsKey("HUB_TLS_KEYSTORE")
+                ? trusting(Path.of(env.get("HUB_TLS_KEYSTORE")), env.get("HUB_TLS_KEYSTORE_PASSWORD")) : null;
+        this.http = tls == null ? HTTP
+                // the connect timeout covers the TLS handshake, slow on a loaded machine
+                : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1)
+                        .sslContext(tls).build();
         this.log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     }
 
@@ -85,14 +99,47 @@ public final class HubServer implements AutoCloseable {
         return log;
     }
 
-    /** {@code ws://127.0.0.1:<port>/}, the SYNAPSE endpoint. */
+    /** {@code ws://127.0.0.1:<port>/} ({@code wss://} when the hub serves TLS), the SYNAPSE endpoint. */
     public URI webSocketUri() {
-        return URI.create("ws://127.0.0.1:" + port + "/");
+        return URI.create((tls == null ? "ws" : "wss") + "://127.0.0.1:" + port + "/");
     }
 
-    /** An HTTP URI on the hub, e.g. {@code http("/health")}. */
+    /** An HTTP URI on the hub ({@code https} when it serves TLS), e.g. {@code http("/health")}. */
     public URI http(String path) {
-        return URI.create("http://127.0.0.1:" + port + path);
+        return URI.create((tls == null ? "http" : "https") + "://127.0.0.1:" + port + path);
+    }
+
+    /** True when the hub was started with a keystore ({@code HUB_TLS_KEYSTORE}) and serves TLS only. */
+    public boolean tls() {
+        return tls != null;
+    }
+
+    /** A client for this hub: one trusting its certificate when it serves TLS (HTTP/1.1, as the hub speaks). */
+    public HttpClient httpClient() {
+        return http;
+    }
+
+    /** A TLS context trusting exactly the certificates of {@code keystore} (a test's self-signed one). */
+    public static SSLContext trusting(Path keystore, String password) {
+        try (var in = Files.newInputStream(keystore)) {
+            KeyStore keys = KeyStore.getInstance("PKCS12");
+            keys.load(in, password.toCharArray());
+            KeyStore trust = KeyStore.getInstance("PKCS12");
+            trust.load(null, null);
+            for (String alias : java.util.Collections.list(keys.aliases())) {
+                Certificate certificate = keys.getCertificate(alias);
+                if (certificate != null) {
+                    trust.setCertificateEntry(alias, certificate);
+                }
+            }
+            TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            factory.init(trust);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, factory.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot read the test keystore " + keystore, e);
+        }
     }
 
     /** Kills the server process with SIGKILL (no shutdown hooks run) and waits for it to go. */
@@ -214,7 +261,7 @@ public final class HubServer implements AutoCloseable {
                 throw new IllegalStateException("hub exited with " + process.exitValue() + "; see " + log);
             }
             try {
-                HttpResponse<String> response = HTTP.send(ready, HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> response = http.send(ready, HttpResponse.BodyHandlers.ofString());
                 // Payara answers readiness before the application is deployed; wait for our own check.
                 if (response.statusCode() == 200 && response.body().contains("\"switchboard\"")
                         && response.body().contains("\"UP\"")) {

@@ -37,9 +37,9 @@ public final class SynapseClient implements AutoCloseable {
     private final WebSocket socket;
     private final String name;
 
-    private SynapseClient(URI uri, String name) {
+    private SynapseClient(HttpClient http, URI uri, String name) {
         this.name = name;
-        this.socket = HTTP.newWebSocketBuilder()
+        this.socket = http.newWebSocketBuilder()
                 .connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(uri, new Listener())
                 .join();
@@ -47,7 +47,12 @@ public final class SynapseClient implements AutoCloseable {
 
     /** Opens a socket without registering. */
     public static SynapseClient connect(URI uri, String name) {
-        return new SynapseClient(uri, name);
+        return new SynapseClient(HTTP, uri, name);
+    }
+
+    /** Opens a socket through {@code http} (e.g. one trusting a test hub's TLS certificate) without registering. */
+    public static SynapseClient connect(HttpClient http, URI uri, String name) {
+        return new SynapseClient(http, uri, name);
     }
 
     /** Opens a socket, reads the welcome and registers {@code name} with the given extra fields. */

@@ -368,7 +368,7 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.posture", defaultValue = "open")
     String posture;
 
-    /** Declares that a proxy in front of the hub terminates TLS (what {@code paranoid} needs until native TLS exists). */
+    /** Declares that a proxy in front of the hub terminates TLS (one of the two ways {@code paranoid}'s TLS is met). */
     @Inject @ConfigProperty(name = "hub.tls-terminated-by-proxy", defaultValue = "false")
     boolean tlsTerminatedByProxy;
 
@@ -387,7 +387,8 @@ public class SynapseConfig {
         org.switchboard.synapse.acl.AclSettings acl = acl();
         return parsed.refusal(new SecurityPosture.Material(token.filter(t -> !t.isBlank()).isPresent(), durableJournal,
                 identityTrust.filter(t -> !t.isBlank()).isPresent(), acl.roleGrants() != null,
-                messageAuthKeyFile.filter(t -> !t.isBlank()).isPresent(), acl.policy() != null, tlsTerminatedByProxy));
+                messageAuthKeyFile.filter(t -> !t.isBlank()).isPresent(), acl.policy() != null,
+                tlsTerminatedByProxy || tlsNative));
     }
 
     // ---- governed operator verbs (synapse-advanced §7.2 enrolment; org.switchboard.synapse.governance) ----
@@ -417,4 +418,13 @@ public class SynapseConfig {
         }
         return out;
     }
+
+    // ---- native TLS (issue 17: run-hub with HUB_TLS_KEYSTORE) ----
+
+    /**
+     * Set by run-hub (a system property, which outranks the environment) to true exactly when the hub's
+     * listener serves TLS from {@code HUB_TLS_KEYSTORE}; {@code paranoid} then needs no proxy declaration.
+     */
+    @Inject @ConfigProperty(name = "hub.tls-native", defaultValue = "false")
+    boolean tlsNative;
 }

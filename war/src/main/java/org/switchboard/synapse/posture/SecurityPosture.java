@@ -53,7 +53,7 @@ public enum SecurityPosture {
                 need(missing, material.durableJournal(), "a durable journal");
                 need(missing, material.messageAuthKeys(), "hub.message-auth.key-file");
                 need(missing, material.aclPolicy(), "hub.acl-policy");
-                need(missing, material.tls(), "hub.tls-terminated-by-proxy (native TLS is not built yet)");
+                need(missing, material.tls(), "TLS (a keystore: run-hub's HUB_TLS_KEYSTORE, which sets hub.tls-native; or hub.tls-terminated-by-proxy)");
             }
             default -> {
                 // open and secure need no material

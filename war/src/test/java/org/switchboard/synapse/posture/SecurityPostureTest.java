@@ -45,7 +45,8 @@ class SecurityPostureTest {
         assertEquals(5, SecurityPosture.PARANOID.missing(NOTHING).size());
         assertTrue(SecurityPosture.PARANOID.missing(EVERYTHING).isEmpty());
         String refusal = SecurityPosture.PARANOID.refusal(new SecurityPosture.Material(true, true, false, false, true, true, false));
-        assertEquals("SYNAPSE refuses to serve: hub.posture=paranoid requires hub.tls-terminated-by-proxy (native TLS is not built yet)",
+        assertEquals("SYNAPSE refuses to serve: hub.posture=paranoid requires TLS (a keystore: run-hub's HUB_TLS_KEYSTORE, which sets"
+                + " hub.tls-native; or hub.tls-terminated-by-proxy)",
                 refusal);
     }
 

@@ -1,0 +1,441 @@
+package org.switchboard.itests.synapse;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.redsyn.Relay;
+import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SynapseClient;
+
+/**
+ * Native TLS and the secrets grep (issue 17) on ONE packaged hub: run-hub with a PKCS12 keystore the
+ * test generates ({@code HUB_TLS_KEYSTORE}/{@code HUB_TLS_KEYSTORE_PASSWORD}), {@code hub.posture=paranoid}
+ * with its material (token, HMAC key file, ACL policy) and no proxy declaration, and every secret the hub
+ * takes configured. SYNAPSE over {@code wss://} (a chat, a signed claim), REDSYN and {@code /health} over
+ * {@code https://}, plain {@code ws://}/{@code http://} refused on the port, the container shortcuts still
+ * engaged (their writes go through the TLS filter, or the chat above would not arrive), and then every
+ * secret's value searched for in the log, the data and runtime directories, the command line and the
+ * operational endpoints' bodies.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TlsIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+    private static final String TOKEN = "tls-it-connect-token-3c1f";
+    private static final String TLS_PASSWORD = "tls-it-keystore-pass-8e2d";
+    private static final String HMAC_ALICE = "tls-it-hmac-alice-5a7b";
+    private static final String HMAC_BOB = "tls-it-hmac-bob-90c4";
+    private static final String ADMIN_TOKEN = "tls-it-redsyn-admin-6f0e";
+    private static final String OPERATOR_TOKEN = "tls-it-operator-token-d41a";
+    private static final String METRICS_TOKEN = "tls-it-metrics-token-b7e3";
+    private static final String DB_PASSWORD = "tls-it-db-password-2a9c";
+    private static final String JMX_PASSWORD = "tls-it-jmx-password-71fd";
+    private static final String ALICE = "TLS/alice";
+    private static final String BOB = "TLS/bob";
+    private static final String POLICY = """
+            {"rules":[
+              {"permission":"message","target_kind":"agent","target_pattern":"TLS/*","namespace":"TLS"},
+              {"permission":"claim","target_kind":"claim","target_pattern":"T-*","namespace":"TLS"},
+              {"permission":"claim","target_kind":"path","target_pattern":"tls/*","namespace":"TLS"}
+            ]}""";
+    private static final Pattern SHORTCUT = Pattern.compile("^switchboard_container_shortcut_active\\{name=\"([a-z-]+)\"} ([01])$",
+            Pattern.MULTILINE);
+
+    private static HubServer hub;
+    private static HttpClient https;
+    private static int jmxPort;
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path dir = Files.createDirectories(Path.of(System.getProperty("hub.workDir", "target/hubs"))
+                .resolve("tls-it-" + ProcessHandle.current().pid()));
+        Path keystore = dir.resolve("hub.p12");
+        Files.deleteIfExists(keystore);
+        keytool(keystore);
+        Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
+        Path keys = ownerOnly(dir.resolve("keys.json"), "{\"keys\":["
+                + "{\"kid\":\"k-alice\",\"secret\":\"" + HMAC_ALICE + "\",\"senders\":[\"" + ALICE + "\"]},"
+                + "{\"kid\":\"k-bob\",\"secret\":\"" + HMAC_BOB + "\",\"senders\":[\"" + BOB + "\"]}]}");
+        Path policy = ownerOnly(dir.resolve("policy.json"), POLICY);
+        Path jmxPasswords = ownerOnly(dir.resolve("jmxremote.password"), "controlRole " + JMX_PASSWORD + "\n");
+        try (ServerSocket socket = new ServerSocket(0)) {
+            jmxPort = socket.getLocalPort();
+        }
+        Map<String, String> env = HubServer.env(
+                "HUB_TLS_KEYSTORE", keystore.toAbsolutePath().toString(), "HUB_TLS_KEYSTORE_PASSWORD", TLS_PASSWORD,
+                "HUB_POSTURE", "paranoid", "HUB_TOKEN", TOKEN,
+                "HUB_MESSAGE_AUTH_KEY_FILE", keys.toAbsolutePath().toString(),
+                "HUB_ACL_POLICY", policy.toAbsolutePath().toString(),
+                "HUB_METRICS_TOKEN", METRICS_TOKEN, "REDSYN_ADMIN_TOKEN", ADMIN_TOKEN,
+                "SWITCHBOARD_OPERATOR_TOKEN", OPERATOR_TOKEN,
+                "HUB_JMX_PORT", Integer.toString(jmxPort), "HUB_JMX_PASSWORD_FILE", jmxPasswords.toAbsolutePath().toString());
+        if (HubServer.database().equals("h2")) {
+            env.put("HUB_DB_PASSWORD", DB_PASSWORD); // a fresh H2 file takes it as its password
+        }
+        hub = HubServer.start(env);
+        https = hub.httpClient();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (hub != null) {
+            hub.stop();
+        }
+    }
+
+    /** A self-signed EC key for 127.0.0.1 in a PKCS12 keystore; the password reaches keytool through its environment. */
+    private static void keytool(Path keystore) throws IOException, InterruptedException {
+        Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
+        ProcessBuilder builder = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "hub", "-keyalg", "EC",
+                "-groupname", "secp256r1", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+                "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
+                "-storepass:env", "TLS_IT_PASS", "-keypass:env", "TLS_IT_PASS");
+        builder.environment().put("TLS_IT_PASS", TLS_PASSWORD);
+        builder.redirectErrorStream(true);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0, "keytool: " + output);
+    }
+
+    private static Path ownerOnly(Path file, String content) throws IOException {
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(file, content, StandardCharsets.UTF_8);
+        return file;
+    }
+
+    private static SynapseClient login(String name) {
+        SynapseClient client = SynapseClient.connect(https, hub.webSocketUri(), name);
+        // a token-secured hub says welcome only after the token: the heartbeat goes first
+        client.send(SynapseClient.frame("heartbeat", "System", "online").add("token", TOKEN));
+        client.expect(f -> "presence_update".equals(f.getString("type", "")) && name.equals(f.getString("agent", "")), WAIT);
+        return client;
+    }
+
+    private static Predicate<JsonObject> type(String type) {
+        return f -> type.equals(f.getString("type", ""));
+    }
+
+    private static HttpResponse<String> get(String path, String bearer) throws IOException, InterruptedException {
+        return get(path, bearer, WAIT);
+    }
+
+    private static HttpResponse<String> get(String path, String bearer, Duration timeout) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(hub.http(path)).timeout(timeout);
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return https.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> post(String path, String bearer, String json) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(hub.http(path)).timeout(WAIT)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (bearer != null) {
+            request.header("Authorization", "Bearer " + bearer);
+        }
+        return https.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @Order(1)
+    void aParanoidHubWithAKeystoreServesWithoutAProxyDeclaration() throws Exception {
+        assertTrue(hub.webSocketUri().toString().startsWith("wss://"), hub.webSocketUri().toString());
+        HttpResponse<String> ready = get("/mphealth/ready", null);
+        assertEquals(200, ready.statusCode(), ready.body());
+        assertTrue(ready.body().replace(" ", "").contains("\"synapse-posture\":\"true\""), ready.body());
+        String log = Files.readString(hub.logFile());
+        assertFalse(log.contains("refuses to serve"), "no refusal: "
+                + log.lines().filter(l -> l.contains("refuses to serve")).toList());
+        assertTrue(log.contains("run-hub: Switchboard on https://127.0.0.1:" + hub.port() + "/"), "run-hub announces https");
+    }
+
+    @Test
+    @Order(2)
+    void overWssTwoClientsRegisterChatAndASignedClaimIsGranted() {
+        try (SynapseClient alice = login(ALICE); SynapseClient bob = login(BOB)) {
+            alice.send(SynapseClient.frame("chat", BOB, "hello over tls"));
+            assertEquals("hello over tls", bob.expect(f -> "chat".equals(f.getString("type", ""))
+                    && "hello over tls".equals(f.getString("payload", "")), WAIT).getString("payload"));
+            bob.send(SynapseClient.frame("chat", ALICE, "and back"));
+            alice.expect(f -> "chat".equals(f.getString("type", "")) && "and back".equals(f.getString("payload", "")), WAIT);
+
+            JsonObjectBuilder claim = Json.createObjectBuilder().add("type", "claim").add("target", "System")
+                    .add("task_id", "T-tls-1").add("paths", Json.createArrayBuilder().add("tls/one"));
+            alice.sendRaw(MessageAuthIT.signed(claim, ALICE, "k-alice", HMAC_ALICE, MessageAuthIT.now()));
+            assertEquals(ALICE, alice.expect(f -> "claim_granted".equals(f.getString("type", ""))
+                    && "T-tls-1".equals(f.getString("task_id", "")), WAIT).getString("owner"));
+            // paranoid forces message auth: the same verb unsigned is refused
+            bob.send(SynapseClient.frame("claim", "System", "").add("task_id", "T-tls-2")
+                    .add("paths", Json.createArrayBuilder().add("tls/two")).add("sender", BOB));
+            assertEquals("missing", bob.expect(f -> type("error").test(f) && f.containsKey("verification_result"), WAIT)
+                    .getString("verification_result"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void redsynAdminAndHealthAnswerOverHttps() throws Exception {
+        HttpResponse<String> me = get("/redsyn/v1/me", null);
+        assertEquals(401, me.statusCode(), me.body());
+        assertTrue(me.headers().firstValue("Content-Type").orElse("").startsWith("application/json"), me.headers().toString());
+        HttpResponse<String> person = post("/redsyn/admin/persons", ADMIN_TOKEN,
+                "{\"email\":\"tls@acme.test\",\"plan\":\"enterprise\"}");
+        assertEquals(201, person.statusCode(), person.body());
+        HttpResponse<String> health = get("/health", METRICS_TOKEN);
+        assertEquals(200, health.statusCode(), health.body());
+    }
+
+    @Test
+    @Order(4)
+    void plainWebSocketAndHttpToTheTlsPortFail() {
+        URI plain = URI.create("ws://127.0.0.1:" + hub.port() + "/");
+        assertThrows(RuntimeException.class, () -> SynapseClient.connect(plain, "TLS/plain").close());
+        HttpClient clear = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).version(HttpClient.Version.HTTP_1_1).build();
+        HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + hub.port() + "/health"))
+                .timeout(Duration.ofSeconds(10)).build();
+        try {
+            HttpResponse<String> answer = clear.send(health, HttpResponse.BodyHandlers.ofString());
+            assertTrue(answer.statusCode() >= 400, "plain HTTP must not be served: " + answer.statusCode() + " " + answer.body());
+        } catch (IOException e) {
+            // refused at the TLS layer: expected
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test
+    @Order(6)
+    void aRedsynLongPollOverHttpsWaitsForItsMessage() throws Exception {
+        String joel = node("joel@tls.test");
+        String ana = node("ana@tls.test");
+        assertEquals(201, send("POST", "/redsyn/v1/orgs", joel, Relay.obj("handle", "tlsorg", "me", "joel")).statusCode());
+        assertTrue(send("POST", "/redsyn/v1/orgs/tlsorg/invites", joel, Relay.obj("email", "ana@tls.test", "team", "general"))
+                .statusCode() < 300);
+        assertEquals(201, send("POST", "/redsyn/v1/orgs/tlsorg/join", ana, Relay.obj("me", "ana")).statusCode());
+        String agent = "tlsorg/general/joel/poller";
+        int announced = send("PUT", "/redsyn/v1/agents/" + agent, joel, Relay.obj("listening", true)).statusCode();
+        assertTrue(announced == 200 || announced == 201, "announce: " + announced);
+        long started = System.nanoTime();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> poll = https.sendAsync(HttpRequest.newBuilder(
+                        hub.http("/redsyn/v1/inbox/" + agent + "?wait=20")).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + joel).build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(2_000); // parked, its TLS connection watched by the long-poll-channel shortcut
+        assertFalse(poll.isDone(), "a live TLS client's poll is not released early: " + (poll.isDone() ? poll.get().body() : ""));
+        HttpResponse<String> sent = send("POST", "/redsyn/v1/messages", ana,
+                Relay.request("tlsorg/general/ana/cli", agent, "over tls"));
+        assertEquals(201, sent.statusCode(), sent.body());
+        HttpResponse<String> taken = poll.get(60, TimeUnit.SECONDS);
+        assertEquals(200, taken.statusCode(), taken.body());
+        assertTrue(taken.body().contains("over tls"), taken.body());
+        assertTrue(Duration.ofNanos(System.nanoTime() - started).toSeconds() < 20, "answered by the message, not the wait");
+    }
+
+    private static String node(String email) throws Exception {
+        HttpResponse<String> person = post("/redsyn/admin/persons", ADMIN_TOKEN, "{\"email\":\"" + email + "\"}");
+        assertEquals(201, person.statusCode(), person.body());
+        long id = Json.createReader(new java.io.StringReader(person.body())).readObject().getJsonNumber("id").longValue();
+        HttpResponse<String> node = post("/redsyn/admin/persons/" + id + "/nodes", ADMIN_TOKEN, "{\"name\":\"laptop\"}");
+        assertEquals(201, node.statusCode(), node.body());
+        return Json.createReader(new java.io.StringReader(node.body())).readObject().getString("token");
+    }
+
+    private static HttpResponse<String> send(String method, String path, String bearer, JsonObject body) throws Exception {
+        return https.send(HttpRequest.newBuilder(hub.http(path)).timeout(WAIT).header("Authorization", "Bearer " + bearer)
+                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(body.toString()))
+                .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    @Order(7)
+    void theContainerShortcutsStayEngagedUnderTls() throws Exception {
+        HttpResponse<String> metrics = get("/metrics", METRICS_TOKEN);
+        assertEquals(200, metrics.statusCode(), metrics.body());
+        Map<String, String> active = new LinkedHashMap<>();
+        Matcher m = SHORTCUT.matcher(metrics.body());
+        while (m.find()) {
+            active.put(m.group(1), m.group(2));
+        }
+        // the raw writes hand framed bytes to Tyrus's writer, which writes through Grizzly's SSL filter:
+        // engaged, and the wss chat of case 2 arrived through them
+        for (String name : List.of("raw-frame-writes", "upgrade-frame-gate", "idle-timer-bypass", "write-buffer-size",
+                "long-poll-channel")) {
+            assertEquals("1", active.get(name), name + " under TLS: " + active);
+        }
+        String log = Files.readString(hub.logFile());
+        assertTrue(log.contains("raw-frame-writes=on"), "the start-up line says so");
+        assertFalse(log.contains("did not engage"), "no shortcut failed on a TLS connection: "
+                + log.lines().filter(l -> l.contains("did not engage")).toList());
+    }
+
+    @Test
+    @Order(8)
+    void noSecretAppearsInTheLogTheDirectoriesTheCommandLineOrTheEndpoints() throws Exception {
+        // exercise what reads each remaining secret once: a console login, a JMX login
+        HttpResponse<String> console = post("/console/api/login", null, "{\"token\":\"" + OPERATOR_TOKEN + "\"}");
+        assertEquals(200, console.statusCode(), console.body());
+        JMXServiceURL url = new JMXServiceURL("service:jmx:rmi:///jndi/rmi://127.0.0.1:" + jmxPort + "/jmxrmi");
+        try (JMXConnector jmx = JMXConnectorFactory.connect(url, Map.of(JMXConnector.CREDENTIALS,
+                new String[] {"controlRole", JMX_PASSWORD}))) {
+            assertTrue(jmx.getMBeanServerConnection().getMBeanCount() > 0);
+        }
+
+        Map<String, String> secrets = new LinkedHashMap<>();
+        secrets.put("connect token", TOKEN);
+        secrets.put("TLS keystore password", TLS_PASSWORD);
+        secrets.put("HMAC secret k-alice", HMAC_ALICE);
+        secrets.put("HMAC secret k-bob", HMAC_BOB);
+        secrets.put("REDSYN admin token", ADMIN_TOKEN);
+        secrets.put("operator token", OPERATOR_TOKEN);
+        secrets.put("metrics token", METRICS_TOKEN);
+        secrets.put("JMX password", JMX_PASSWORD);
+        if (HubServer.database().equals("h2")) {
+            secrets.put("database password", DB_PASSWORD);
+        }
+
+        Map<String, byte[]> places = new LinkedHashMap<>();
+        places.put("hub log", Files.readAllBytes(hub.logFile()));
+        addFiles(places, hub.dataDir());
+        payaraRuntimeDir().ifPresent(dir -> addFiles(places, dir));
+        String runtimeDir = System.getProperty("hub.runtimeDir");
+        if (runtimeDir != null) {
+            addFiles(places, Path.of(runtimeDir));
+        }
+        places.put("command line", ProcessHandle.of(hub.pid()).flatMap(p -> p.info().commandLine()).orElse("")
+                .getBytes(StandardCharsets.UTF_8));
+        for (String path : List.of("/metrics", "/health", "/openapi", "/mphealth/ready")) {
+            // generous: Payara builds the OpenAPI document on its first request, slowly on a loaded machine
+            places.put(path, get(path, METRICS_TOKEN, Duration.ofSeconds(120)).body().getBytes(StandardCharsets.UTF_8));
+        }
+        assertTrue(places.keySet().stream().anyMatch(p -> p.contains("pre-boot.asadmin")), "the command files were searched: "
+                + places.keySet());
+        assertTrue(places.keySet().stream().anyMatch(p -> p.endsWith("domain.xml")), "Payara's runtime directory was searched: "
+                + places.keySet());
+
+        List<String> found = new ArrayList<>();
+        secrets.forEach((what, value) -> places.forEach((where, bytes) -> {
+            if (contains(bytes, value.getBytes(StandardCharsets.UTF_8))) {
+                found.add(what + " in " + where);
+            }
+        }));
+        assertEquals(List.of(), found, "secrets found (searched " + places.size() + " places)");
+    }
+
+    @Test
+    @Order(9)
+    void runHubRefusesAKeystoreItCannotUseWithoutEchoingThePassword() throws Exception {
+        Path dir = Files.createDirectories(hub.dataDir().resolveSibling("tls-it-refusals-" + ProcessHandle.current().pid()));
+        Path keystore = dir.resolve("hub.p12");
+        Files.deleteIfExists(keystore);
+        keytool(keystore);
+        Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-r-----"));
+        assertRefused(keystore, TLS_PASSWORD, "must be readable by its owner only");
+        Files.setPosixFilePermissions(keystore, PosixFilePermissions.fromString("rw-------"));
+        assertRefused(keystore, "not-" + TLS_PASSWORD, "cannot be opened with HUB_TLS_KEYSTORE_PASSWORD");
+        assertRefused(keystore, "", "HUB_TLS_KEYSTORE_PASSWORD is not");
+        assertRefused(dir.resolve("absent.p12"), TLS_PASSWORD, "is not a readable file");
+    }
+
+    /** run-hub with {@code keystore} exits 2 before starting Java, saying {@code why} and never the password. */
+    private static void assertRefused(Path keystore, String password, String why) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("bash", System.getProperty("hub.runScript"));
+        Map<String, String> env = builder.environment();
+        env.put("HUB_DATA_DIR", keystore.resolveSibling("data").toString());
+        env.put("HUB_WAR", System.getProperty("hub.war"));
+        env.put("HUB_PAYARA_JAR", System.getProperty("payara.microJar"));
+        env.put("HUB_RAR", System.getProperty("hub.rar"));
+        env.put("HUB_TLS_KEYSTORE", keystore.toString());
+        env.put("HUB_TLS_KEYSTORE_PASSWORD", password);
+        builder.redirectErrorStream(true);
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "run-hub did not stop: " + output);
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains(why), output);
+        if (!password.isEmpty()) {
+            assertFalse(output.contains(password), "the password is not echoed: " + output);
+        }
+    }
+
+    /** Every regular file under {@code dir} up to 8 MB (the big ones are Payara's and ActiveMQ's own jars). */
+    private static void addFiles(Map<String, byte[]> places, Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path file : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                try {
+                    if (Files.size(file) <= 8 << 20) {
+                        places.put(file.toString(), Files.readAllBytes(file));
+                    }
+                } catch (IOException e) {
+                    // gone meanwhile (a rotated or temporary file)
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The temporary directory Payara Micro unpacked itself into (domain.xml lives there), found through the hub's open files. */
+    private static Optional<Path> payaraRuntimeDir() {
+        Pattern runtime = Pattern.compile("^(.*/payaramicro-rt[^/]*)/");
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(hub.pid()), "fd"))) {
+            return fds.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString();
+                } catch (IOException e) {
+                    return "";
+                }
+            }).map(runtime::matcher).filter(Matcher::find).map(found -> Path.of(found.group(1))).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean contains(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}
