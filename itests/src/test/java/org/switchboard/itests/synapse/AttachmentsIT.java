@@ -120,9 +120,19 @@ class AttachmentsIT {
 
     /** Sends a signed {@code type} request in scope ACME and returns its {@code attachment_result}. */
     private static JsonObject call(SynapseClient client, String type, JsonObjectBuilder fields) {
+        send(client, type, fields);
+        return result(client, type);
+    }
+
+    /** Sends a signed {@code type} request in scope ACME without waiting (answers come in order). */
+    private static void send(SynapseClient client, String type, JsonObjectBuilder fields) {
         String secret = "att-bob".equals(kid(client)) ? BOB_SECRET : ALICE_SECRET;
         client.sendRaw(MessageAuthIT.signed(fields.add("type", type).add("target", "System").add("payload", "")
                 .add("scope", "ACME"), client.name(), kid(client), secret, MessageAuthIT.now()));
+    }
+
+    /** The next {@code attachment_result} for {@code type}; a refusal at an earlier step fails the test. */
+    private static JsonObject result(SynapseClient client, String type) {
         JsonObject answer = client.expect(f -> "error".equals(f.getString("type", ""))
                 || "attachment_result".equals(f.getString("type", "")) && type.equals(f.getString("operation", "")), WAIT);
         assertEquals("attachment_result", answer.getString("type"), answer.toString());
@@ -296,8 +306,12 @@ class AttachmentsIT {
         bigDigest = sha256(bytes);
         try (SynapseClient alice = login("ACME/alice", 4)) {
             String uploadId = call(alice, "attachment_begin", begin(bigDigest, bytes.length)).getString("upload_id");
+            // the 160 chunks are pipelined: one socket's frames are handled in order
             for (int offset = 0; offset < bytes.length; offset += CHUNK) {
-                JsonObject received = call(alice, "attachment_chunk", chunk(uploadId, offset, bytes, offset, CHUNK));
+                send(alice, "attachment_chunk", chunk(uploadId, offset, bytes, offset, CHUNK));
+            }
+            for (int offset = 0; offset < bytes.length; offset += CHUNK) {
+                JsonObject received = result(alice, "attachment_chunk");
                 assertEquals(offset + CHUNK, received.getJsonNumber("received").longValue(), received.toString());
             }
             JsonObject metadata = call(alice, "attachment_commit", Json.createObjectBuilder().add("upload_id", uploadId))
@@ -314,13 +328,15 @@ class AttachmentsIT {
         try (SynapseClient alice = login("ACME/alice", 4)) {
             assertEquals(bytes.length, call(alice, "attachment_info", digestOnly(bigDigest)).getJsonObject("metadata")
                     .getJsonNumber("length").longValue());
-            boolean eof = false;
-            while (!eof) {
-                JsonObject chunk = call(alice, "attachment_read", digestOnly(bigDigest).add("offset", read.size()));
+            for (int offset = 0; offset < bytes.length; offset += CHUNK) {
+                send(alice, "attachment_read", digestOnly(bigDigest).add("offset", offset));
+            }
+            for (int offset = 0; offset < bytes.length; offset += CHUNK) {
+                JsonObject chunk = result(alice, "attachment_read");
                 ok(chunk);
                 assertEquals(read.size(), chunk.getJsonNumber("offset").longValue());
                 read.write(Base64.getDecoder().decode(chunk.getString("body")));
-                eof = chunk.getBoolean("eof");
+                assertEquals(read.size() == bytes.length, chunk.getBoolean("eof"), "eof only on the last chunk");
             }
         }
         assertEquals(bytes.length, read.size());
