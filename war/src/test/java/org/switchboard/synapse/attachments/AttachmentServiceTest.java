@@ -207,7 +207,7 @@ class AttachmentServiceTest {
     void postureListsEveryMissingPiece() {
         assertEquals(List.of(), AttachmentPosture.of("/var/lib/a", true, true, List::of).missing());
         List<String> missing = AttachmentPosture.of("", false, false, AttachmentPosture.SecurityPieces.NONE).missing();
-        assertEquals(7, missing.size());
+        assertEquals(11, missing.size());
         assertTrue(missing.get(0).contains("hub.attachments.dir"));
         // the hub as built: closed until the container wiring opens it with the security layers
         TestHub configured = new TestHub(SynapseSettings.builder().attachmentsDir(temp.resolve("x").toString())
