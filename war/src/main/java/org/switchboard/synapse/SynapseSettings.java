@@ -56,8 +56,8 @@ public record SynapseSettings(
         int identityEnrollRateWindowSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
-    // not 4 yet: the attachment verbs exist, but their store needs the security layers of §3.1 (synapse-conformance.md)
-    public static final int PROTOCOL_VERSION = 3;
+    // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
+    public static final int PROTOCOL_VERSION = 4;
     /** Default {@code hub.history-max-bytes}: 64 MiB of retained chat text. */
     public static final long DEFAULT_HISTORY_MAX_BYTES = 64L * 1024 * 1024;
     /** Default {@code hub.max-reply-bytes}: 4 MiB per query reply frame. */

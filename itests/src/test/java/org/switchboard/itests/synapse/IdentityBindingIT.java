@@ -92,12 +92,20 @@ class IdentityBindingIT {
 
         /** The registration frame of {@code name}, signed under {@code keyId} (token included when given). */
         String registration(String name, String keyId, String token) {
+            return registration(name, keyId, token, null);
+        }
+
+        /** As above, with {@code extra} registration fields (e.g. {@code protocol_version}) inside the signature. */
+        String registration(String name, String keyId, String token, JsonObject extra) {
             var frame = Json.createObjectBuilder().add("type", "heartbeat").add("target", "System")
                     .add("payload", "online – grüße").add("sender", name).add("identity_public_key", publicBase64)
                     .add("signature", Json.createObjectBuilder().add("version", 1).add("key_id", keyId)
                             .add("algorithm", "ed25519"));
             if (token != null) {
                 frame.add("token", token);
+            }
+            if (extra != null) {
+                extra.forEach(frame::add);
             }
             JsonObject unsigned = frame.build();
             try {

@@ -3,7 +3,8 @@ package org.switchboard.synapse.attachments;
 /**
  * Gates 4 and 5 of synapse-advanced §3.2, answered by the security layers: the role grant
  * {@code <scope>/<permission>} and the ACL permission on target {@code attachment:<scope>} (namespace
- * {@code <scope>}). Until those layers are present the hub uses {@link #DENY_ALL}.
+ * {@code <scope>}). The hub answers them with {@link GrantedAttachmentAuthority}; {@link #DENY_ALL}
+ * stands in while the store is closed.
  */
 public interface AttachmentAuthority {
 

@@ -12,15 +12,10 @@ public interface AttachmentPosture {
     /** Human-readable names of the missing pieces (never secrets); empty when the store may start. */
     List<String> missing();
 
-    /** The pieces the security layers provide (identity binding, message auth, ACL, role grants). */
+    /** The pieces the security layers provide (identity binding, message auth, ACL, role grants; see {@link AttachmentSecurity}). */
     interface SecurityPieces {
         /** On a hub without any security layer, every piece is missing. */
-        SecurityPieces NONE = () -> List.of(
-                "identity trust bundle with require identity binding (hub.identity-trust, hub.require-identity-binding)",
-                "per-message HMAC key with require message auth and a durable replay store"
-                        + " (hub.message-auth.key-file, hub.require-message-auth)",
-                "ACL policy with require ACL (hub.acl-policy, hub.require-acl)",
-                "role-grant store (hub.role-grants)");
+        SecurityPieces NONE = new AttachmentSecurity(false, false, 0, false, false, false, false, false);
 
         /** The missing security pieces. */
         List<String> missing();

@@ -11,6 +11,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.json.Jsons;
@@ -28,11 +29,7 @@ public final class AttachmentService {
 
     private static final Logger LOG = Logger.getLogger(AttachmentService.class.getName());
 
-    /**
-     * Minimum negotiated wire version for the local attachment verbs (§1.1). The hub does not advertise
-     * 4 yet ({@link org.switchboard.synapse.SynapseSettings#PROTOCOL_VERSION}): that waits for the
-     * security layers, without which the store never opens.
-     */
+    /** Minimum negotiated wire version for the local attachment verbs (§1.1). */
     public static final int MIN_VERSION = 4;
     static final String WRITE = "attachment-write";
     static final String READ = "attachment-read";
@@ -46,8 +43,9 @@ public final class AttachmentService {
             "attachment_gc", ADMIN);
 
     private final SynapseContext ctx;
-    private final AttachmentAuthority authority;
-    private final AttachmentStore store;
+    // set once by open(), before the hub accepts its first socket
+    private volatile AttachmentAuthority authority;
+    private volatile AttachmentStore store;
 
     /** A service over {@code store} ({@code null} = disabled) whose gates 4-5 ask {@code authority}. */
     public AttachmentService(SynapseContext ctx, AttachmentStore store, AttachmentAuthority authority) {
@@ -57,41 +55,47 @@ public final class AttachmentService {
     }
 
     /**
-     * The hub's service as built today: the security layers of §3.1 (identity binding, message auth,
-     * ACL, role grants) are not part of this hub yet, so the posture is incomplete, the store is never
-     * opened and no ledger is needed. The security layers replace {@link AttachmentPosture.SecurityPieces#NONE},
-     * {@link AttachmentAuthority#DENY_ALL} and the ledger ({@link JpaAttachmentLedger}) when they merge.
+     * The hub's service while it is being built: closed (every verb answers {@code attachments
+     * disabled}) until the container wiring has configured the security layers and calls {@link #open}.
      */
-    public static AttachmentService forHub(SynapseContext ctx, boolean durableJournal) {
-        String dir = ctx.settings().attachmentsDir();
-        AttachmentPosture posture = AttachmentPosture.of(dir, durableJournal, !ctx.settings().token().isEmpty(),
-                AttachmentPosture.SecurityPieces.NONE);
-        return start(ctx, dir, posture, AttachmentAuthority.DENY_ALL, () -> {
-            throw new IllegalStateException("the attachment ledger comes with the security layers");
-        });
+    public static AttachmentService closed(SynapseContext ctx) {
+        return new AttachmentService(ctx, null, AttachmentAuthority.DENY_ALL);
     }
 
     /**
-     * Opens the store at {@code dir} only when {@code posture} reports nothing missing; otherwise the
-     * service is disabled, and when a directory was configured one WARNING names the missing pieces.
+     * Opens the store at {@code hub.attachments.dir} when the §3.1 posture is complete: the directory,
+     * a durable journal, the connect token and every piece {@code security} reports. With every piece
+     * present one INFO line says the store is open and where; otherwise the store stays closed and one
+     * line names the missing pieces (WARNING when a directory was configured, INFO when not). A root
+     * the store refuses (permissions, symlink) is one SEVERE line. Returns {@link #enabled()}.
      */
-    public static AttachmentService start(SynapseContext ctx, String dir, AttachmentPosture posture,
-                                          AttachmentAuthority authority, java.util.function.Supplier<AttachmentLedger> ledger) {
+    public boolean open(AttachmentPosture.SecurityPieces security, AttachmentAuthority gates,
+                        Supplier<AttachmentLedger> ledger) {
+        String dir = ctx.settings().attachmentsDir();
+        AttachmentPosture posture = AttachmentPosture.of(dir, ctx.hasJournal(), ctx.settings().secured(), security);
         List<String> missing = posture.missing();
         if (!missing.isEmpty()) {
-            if (dir != null && !dir.isBlank()) {
-                LOG.warning("SYNAPSE attachments: hub.attachments.dir is set but the store stays disabled;"
-                        + " missing: " + String.join("; ", missing));
+            String line = "SYNAPSE attachments: " + (dir == null || dir.isBlank() ? "store closed"
+                    : "hub.attachments.dir is set but the store stays disabled") + "; missing: " + String.join("; ", missing);
+            if (dir == null || dir.isBlank()) {
+                LOG.info(line);
+            } else {
+                LOG.warning(line);
             }
-            return new AttachmentService(ctx, null, authority);
+            return false;
         }
         try {
-            return new AttachmentService(ctx, AttachmentStore.open(Path.of(dir), ledger.get(), ctx.frames()::now,
-                    AttachmentStore.Limits.SPEC), authority);
+            Path root = Path.of(dir);
+            AttachmentStore opened = AttachmentStore.open(root, ledger.get(), ctx.frames()::now, AttachmentStore.Limits.SPEC);
+            this.authority = gates;
+            this.store = opened;
+            LOG.info("SYNAPSE attachments: store open at " + root.toAbsolutePath().normalize()
+                    + " (wire v4; ledger in the hub's database; staging discarded)");
         } catch (IOException | RuntimeException e) {
-            LOG.log(Level.SEVERE, "SYNAPSE attachments: hub.attachments.dir refused; the store stays disabled", e);
-            return new AttachmentService(ctx, null, authority);
+            LOG.log(Level.SEVERE, "SYNAPSE attachments: hub.attachments.dir refused; the store stays disabled: "
+                    + e.getMessage());
         }
+        return enabled();
     }
 
     /** True when the store is open. */
@@ -101,8 +105,9 @@ public final class AttachmentService {
 
     /** The socket closed: its uploads are discarded (§3.4, never resumable). */
     public void closed(Connection connection) {
-        if (store != null && connection.name() != null) {
-            store.sessionClosed(owner(connection, connection.name()));
+        AttachmentStore current = store;
+        if (current != null && connection.name() != null) {
+            current.sessionClosed(owner(connection, connection.name()));
         }
     }
 

@@ -40,12 +40,19 @@ public final class SynapseDispatcher {
     private final Map<String, VerbHandler> handlers = new ConcurrentHashMap<>();
     private final FrameRateLimits rateLimits;
     private final FramePipeline pipeline;
+    private final MessageAuthStep messageAuth;
 
     /** A dispatcher with an empty handler table. */
     public SynapseDispatcher(SynapseContext ctx, RegistrationService registration, IntSupplier corruptRows) {
         this.ctx = ctx;
         this.rateLimits = new FrameRateLimits(ctx);
-        this.pipeline = declare(ctx, registration, rateLimits, handlers, corruptRows);
+        this.messageAuth = MessageAuthStep.forHub(ctx);
+        this.pipeline = declare(ctx, registration, rateLimits, handlers, corruptRows, messageAuth);
+    }
+
+    /** The attachment store opened: its verbs join step 14's signed set (synapse-advanced §3.2, §6.3). */
+    public void signAttachmentVerbs() {
+        messageAuth.signAttachmentVerbs();
     }
 
     /**
@@ -54,7 +61,7 @@ public final class SynapseDispatcher {
      * routing) belong to cross-hub features not built; the first-frame steps pass bound sockets through.
      */
     static FramePipeline declare(SynapseContext ctx, RegistrationService registration, FrameRateLimits rateLimits,
-                                 Map<String, VerbHandler> handlers, IntSupplier corruptRows) {
+                                 Map<String, VerbHandler> handlers, IntSupplier corruptRows, MessageAuthStep messageAuth) {
         return FramePipeline.builder()
                 .then("1 decode", new RoutingSteps.Decode(ctx))
                 .then("2 per-host rate limit", new RoutingSteps.HostRateLimit(rateLimits))
@@ -70,7 +77,7 @@ public final class SynapseDispatcher {
                 .then("10 liveness", new RegistrationSteps.Liveness(registration))
                 .then("11 delivery-session binding", new RegistrationSteps.DeliveryBinding(registration))
                 .then("13 per-sender rate limit", new DispatchSteps.SenderRateLimit(rateLimits))
-                .then("14 per-message authentication", MessageAuthStep.forHub(ctx))
+                .then("14 per-message authentication", messageAuth)
                 .then("known type", new DispatchSteps.KnownType(ctx, handlers))
                 .then("15 journal-recovery gate", new DispatchSteps.JournalRecoveryGate(ctx, corruptRows))
                 .then("17 ACL", new AclGate(ctx))

@@ -11,7 +11,10 @@ import java.util.function.Supplier;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.synapse.chat.ChannelService;
+import org.switchboard.synapse.attachments.AttachmentAuthority;
 import org.switchboard.synapse.attachments.AttachmentHandler;
+import org.switchboard.synapse.attachments.AttachmentLedger;
+import org.switchboard.synapse.attachments.AttachmentPosture;
 import org.switchboard.synapse.attachments.AttachmentService;
 import org.switchboard.synapse.delivery.DeliveryHandler;
 import org.switchboard.synapse.delivery.DeliveryService;
@@ -76,7 +79,7 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot));
         dispatcher.register(new DeliveryHandler(delivery));
         dispatcher.register(channels);
-        this.attachments = AttachmentService.forHub(ctx, journal != null);
+        this.attachments = AttachmentService.closed(ctx); // opened by the container wiring: openAttachments
         dispatcher.register(new AttachmentHandler(attachments));
         this.governance = new org.switchboard.synapse.governance.GovernanceService(ctx, registration.leases());
         dispatcher.register(new org.switchboard.synapse.governance.GovernanceHandler(governance));
@@ -128,6 +131,19 @@ public final class SynapseHub implements RegistrationHooks {
         if (connection.name() != null && ctx.registry().socketOf(connection.name()) == null) {
             dispatcher.senderGone(connection.name());
         }
+    }
+
+    /**
+     * Opens the attachment store once the security layers are configured (synapse-advanced §3.1) and,
+     * when it opens, adds the attachment verbs to the per-message authentication's signed set (§3.2).
+     */
+    public boolean openAttachments(AttachmentPosture.SecurityPieces security, AttachmentAuthority authority,
+                                   Supplier<AttachmentLedger> ledger) {
+        boolean open = attachments.open(security, authority, ledger);
+        if (open) {
+            dispatcher.signAttachmentVerbs();
+        }
+        return open;
     }
 
     public SynapseDispatcher dispatcher() {

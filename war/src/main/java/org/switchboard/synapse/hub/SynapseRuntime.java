@@ -58,6 +58,10 @@ public class SynapseRuntime implements SynapseContextSource {
     @Inject
     Instance<org.switchboard.synapse.claims.ClaimsState> claimsStates;
 
+    /** The attachment ledger in the hub's database (JTA transactions through the bean). */
+    @Inject
+    Instance<org.switchboard.synapse.attachments.JpaAttachmentLedger> attachmentLedgers;
+
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
@@ -163,6 +167,9 @@ public class SynapseRuntime implements SynapseContextSource {
         }
         acl.liveClaims(new org.switchboard.synapse.acl.HeldClaims(
                 () -> claimsStates.isResolvable() ? claimsStates.get().book() : null, built.context().frames()::now));
+        // the attachment store (synapse-advanced §3.1) opens only now that every security layer is configured
+        built.openAttachments(attachmentSecurity(settings, acl),
+                new org.switchboard.synapse.attachments.GrantedAttachmentAuthority(acl), attachmentLedgers::get);
         for (VerbHandler handler : extensionHandlers) {
             built.dispatcher().register(handler);
         }
@@ -174,6 +181,32 @@ public class SynapseRuntime implements SynapseContextSource {
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
         return built;
+    }
+
+    /**
+     * Which §3.1 security pieces this hub has: the identity and message-auth settings, the HMAC keys
+     * that load, the database behind the replay store, and the configured ACL layer.
+     */
+    private static org.switchboard.synapse.attachments.AttachmentSecurity attachmentSecurity(SynapseSettings settings,
+            org.switchboard.synapse.acl.AclLayer acl) {
+        int hmacKeys = 0;
+        if (!settings.messageAuthKeyFile().isEmpty()) {
+            try {
+                hmacKeys = org.switchboard.synapse.messageauth.MessageAuthKeys.load(
+                        java.nio.file.Path.of(settings.messageAuthKeyFile())).size();
+            } catch (org.switchboard.synapse.security.PolicyFileException e) {
+                hmacKeys = 0; // refused at start-up already (MessageAuthStartup); no key counts here
+            }
+        }
+        boolean durableReplayStore;
+        try {
+            durableReplayStore = new javax.naming.InitialContext().lookup("jdbc/switchboard") instanceof javax.sql.DataSource;
+        } catch (javax.naming.NamingException e) {
+            durableReplayStore = false;
+        }
+        return new org.switchboard.synapse.attachments.AttachmentSecurity(!settings.identityTrust().isEmpty(),
+                settings.requireIdentityBinding(), hmacKeys, settings.requireMessageAuth(), durableReplayStore,
+                acl.policyLoaded(), acl.enforced(), acl.roleGrants().configured());
     }
 
     /** How long the start-up journal replay took, in milliseconds (-1 before the hub is built). */

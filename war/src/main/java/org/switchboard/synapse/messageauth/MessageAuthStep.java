@@ -40,7 +40,7 @@ public final class MessageAuthStep implements PipelineStep {
 
     private final SynapseContext ctx;
     private final boolean required;
-    private final Set<String> signedVerbs;
+    private volatile Set<String> signedVerbs;
     private final MessageAuthKeys keys;
     private final SignedEventTrust trust;
     private final Supplier<NonceStore> storeFactory;
@@ -59,7 +59,7 @@ public final class MessageAuthStep implements PipelineStep {
         this.ctx = ctx;
         this.required = required;
         Set<String> verbs = new HashSet<>(SIGNED_VERBS);
-        if (attachmentsEnabled) { // hook: the attachment layer passes true once its posture is present
+        if (attachmentsEnabled) {
             verbs.addAll(ATTACHMENT_VERBS);
         }
         this.signedVerbs = Set.copyOf(verbs);
@@ -95,6 +95,13 @@ public final class MessageAuthStep implements PipelineStep {
             LOG.warning("no jdbc/switchboard data source; the message-auth replay store is in memory only");
             return NonceStore.NONE;
         }
+    }
+
+    /** The attachment store opened (§3.1 posture present): its verbs join the signed set (§3.2). */
+    public void signAttachmentVerbs() {
+        Set<String> verbs = new HashSet<>(signedVerbs);
+        verbs.addAll(ATTACHMENT_VERBS);
+        signedVerbs = Set.copyOf(verbs);
     }
 
     /** The verbs this step checks. */

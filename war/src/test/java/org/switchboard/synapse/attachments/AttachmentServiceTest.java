@@ -207,12 +207,12 @@ class AttachmentServiceTest {
     void postureListsEveryMissingPiece() {
         assertEquals(List.of(), AttachmentPosture.of("/var/lib/a", true, true, List::of).missing());
         List<String> missing = AttachmentPosture.of("", false, false, AttachmentPosture.SecurityPieces.NONE).missing();
-        assertEquals(7, missing.size());
+        assertEquals(11, missing.size());
         assertTrue(missing.get(0).contains("hub.attachments.dir"));
-        // the hub as built today: a configured directory alone does not open the store
+        // the hub as built: closed until the container wiring opens it with the security layers
         TestHub configured = new TestHub(SynapseSettings.builder().attachmentsDir(temp.resolve("x").toString())
                 .token("t0ken-value").build(), new org.switchboard.synapse.InMemoryJournal());
-        assertFalse(AttachmentService.forHub(configured.hub.context(), true).enabled());
+        assertFalse(AttachmentService.closed(configured.hub.context()).enabled());
         assertFalse(temp.resolve("x").toFile().exists());
     }
 
