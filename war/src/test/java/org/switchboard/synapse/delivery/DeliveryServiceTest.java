@@ -141,28 +141,127 @@ class DeliveryServiceTest {
         assertEquals("invalid_transition", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
     }
 
+    static long count(InMemoryJournal journal, String kind) {
+        return journal.events().stream().filter(e -> e.kind().equals(kind)).count();
+    }
+
+    /** The notification seqs listed by every {@code delivery_notifications_delivered} event so far, sorted. */
+    static List<Long> marked(InMemoryJournal journal) {
+        return journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.DELIVERED))
+                .flatMap(e -> e.payload().getJsonArray("seqs").getValuesAs(jakarta.json.JsonNumber.class).stream())
+                .map(jakarta.json.JsonNumber::longValue).sorted().toList();
+    }
+
+    /** Waits (the marks are appended MARK_DELAY_MS after the first send of a window) until {@code n} seqs are marked. */
+    static List<Long> awaitMarked(InMemoryJournal journal, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (marked(journal).size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return marked(journal);
+    }
+
+    static JsonObjectBuilder outcome(JsonObject offer, String stage) {
+        return report("delivery_outcome", offer, "o-" + offer.getString("request_id"),
+                Json.createObjectBuilder().add("reason_code", "no")).add("stage", stage);
+    }
+
+    static List<JsonObject> notifications(TestHub.Client client) {
+        return client.peer().ofType("delivery_status").stream().filter(f -> f.containsKey("audience")).toList();
+    }
+
     @Test
-    void sendsOfOneWindowAreMarkedDeliveredInOneJournalCall() throws Exception {
+    void admissionsAndChangesWriteOnlyTheirEventsAndSentNotificationsAreMarkedByFewEvents() throws Exception {
         InMemoryJournal journal = new InMemoryJournal();
-        java.util.concurrent.atomic.AtomicInteger blockingRuns = new java.util.concurrent.atomic.AtomicInteger();
-        TestHub hub = new TestHub(SynapseSettings.defaults(), journal, task -> {
-            blockingRuns.incrementAndGet();
-            task.run();
-        });
-        hub.register("builder", recipientFields(TOKEN));
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
         TestHub.Client planner = sender(hub);
-        int before = blockingRuns.get();
         for (int i = 1; i <= 10; i++) {
             planner.send(request("rq-" + i, INC));
         }
-        assertEquals(10, planner.peer().ofType("delivery_status").size());
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-        while (journal.pendingOutboxCount() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(10);
+        for (JsonObject offer : builder.peer().ofType("delivery_offer")) {
+            builder.send(outcome(offer, "rejected"));
         }
-        assertEquals(0, journal.pendingOutboxCount(), "every sent offer is marked delivered");
-        // One flush per 50 ms window: ten sends made back to back take a few windows at most, never ten.
-        assertTrue(blockingRuns.get() - before <= 5, "flushes: " + (blockingRuns.get() - before));
+        assertEquals(10, notifications(planner).size());
+        // no notification row is written: the offer and the notification live in the journal's events
+        assertEquals(0, journal.pendingOutboxCount());
+        assertTrue(journal.pendingOutbox(DeliveryService.OUTBOX_PREFIX + "builder").isEmpty());
+        assertTrue(journal.pendingOutbox(DeliveryService.OUTBOX_PREFIX + "planner").isEmpty());
+        assertEquals(10, count(journal, DeliveryJournal.ACCEPTED));
+        assertEquals(10, count(journal, DeliveryJournal.QUEUED));
+        assertEquals(10, count(journal, DeliveryJournal.TRANSITION));
+        assertFalse(journal.last(DeliveryJournal.QUEUED).containsKey("offer"));
+        assertTrue(journal.last(DeliveryJournal.QUEUED).containsKey("offered_at"));
+        assertEquals("planner", journal.last(DeliveryJournal.TRANSITION).getString("audience"));
+        assertEquals(0, hub.hub.delivery().notificationsPending(), "every notification reached its socket");
+        // the sends of one 50 ms window are marked by one event: ten sends made back to back take a few at most
+        List<Long> transitions = journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.TRANSITION))
+                .map(JournalEvent::seq).toList();
+        assertEquals(transitions, awaitMarked(journal, 10));
+        assertTrue(count(journal, DeliveryJournal.DELIVERED) <= 3, "mark events: " + count(journal, DeliveryJournal.DELIVERED));
+    }
+
+    @Test
+    void afterARestartOnlyUndeliveredNotificationsAreReplayedAndOffersAreRebuiltByteForByte() throws Exception {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC));
+        planner.send(request("rq-2", INC));
+        planner.send(request("rq-3", INC));
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        builder.send(outcome(offers.get(0), "rejected")); // reaches the planner and is marked
+        assertEquals(1, awaitMarked(journal, 1).size());
+        planner.disconnect();
+        builder.send(outcome(offers.get(1), "rejected")); // the planner is offline: pending
+        String queuedOffer = hub.hub.delivery().book().get(offers.get(2).getString("operation_key")).offer();
+        builder.disconnect();
+
+        TestHub restarted = new TestHub(journal);
+        assertEquals(queuedOffer, restarted.hub.delivery().book().get(offers.get(2).getString("operation_key")).offer(),
+                "the offer rebuilt from the journalled request and offered_at has the same bytes");
+        TestHub.Client again = restarted.register("builder", recipientFields(TOKEN));
+        assertEquals(List.of(offers.get(2)), again.peer().ofType("delivery_offer"));
+        TestHub.Client planner2 = sender(restarted);
+        List<JsonObject> replayed = notifications(planner2);
+        assertEquals(1, replayed.size(), "only the undelivered notification: " + replayed);
+        assertEquals(offers.get(1).getString("operation_key"), replayed.get(0).getString("operation_key"));
+        assertEquals("rejected", replayed.get(0).getString("stage"));
+        assertEquals("delivery:" + offers.get(1).getString("operation_key") + ":2", replayed.get(0).getString("notification_id"));
+        long transitionSeq = journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.TRANSITION))
+                .mapToLong(JournalEvent::seq).max().orElseThrow();
+        assertEquals(transitionSeq, replayed.get(0).getJsonNumber("event_seq").longValue());
+        assertEquals(2, awaitMarked(journal, 2).size());
+        planner2.disconnect();
+        TestHub.Client planner3 = sender(new TestHub(journal));
+        assertTrue(notifications(planner3).isEmpty(), "marked delivered before the second restart");
+    }
+
+    @Test
+    void aRecipientsCancelNoticeIsReplayedUntilItsRequestIsTerminalThenRetired() {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC).add("deadline", NOW + 10.0));
+        planner.send(request("rq-2", INC));
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        builder.disconnect();
+        for (JsonObject offer : offers) {
+            planner.send(Json.createObjectBuilder().add("type", "delivery_cancel").add("protocol_version", 3)
+                    .add("operation_key", offer.getString("operation_key")).add("mutation_id", "c"));
+        }
+        // rq-1 expires while the recipient is away: its cancel notice is retired, rq-2's is still due
+        TestHub restarted = new TestHub(journal);
+        restarted.advance(11);
+        restarted.hub.delivery().sweep();
+        TestHub.Client again = restarted.register("builder", recipientFields(TOKEN));
+        List<JsonObject> seen = notifications(again);
+        assertEquals(1, seen.size(), "rq-1's notice retired: " + seen);
+        assertEquals(offers.get(1).getString("operation_key"), seen.get(0).getString("operation_key"));
+        assertTrue(seen.get(0).getBoolean("cancel_requested"));
+        assertEquals("sender", seen.get(0).getString("source"));
     }
 
     @Test
