@@ -303,11 +303,15 @@ public final class DeliveryService {
                 return;
             }
             book.committed(key, 1, seqs[1], null);
+            Aggregate queued = admitted.withSeq(seqs[1]);
             DeliverySession live = session(intent.target());
-            if (live != null && live.incarnation().equals(intent.targetIncarnation())) {
-                sendOffer(live, book.get(key));
+            boolean reachable = live != null && live.incarnation().equals(intent.targetIncarnation());
+            if (reachable) {
+                sendOffer(live, queued);
             }
-            sendStatus(connection, sender, key);
+            // The reply shows the admission (§2.5 step 7: stage queued), not the book read afterwards: the
+            // recipient may already have answered the offer on another thread (seen in DeliveryBench).
+            connection.send(frames.status(sender, queued, reachable));
         });
     }
 
