@@ -14,7 +14,8 @@ public record Aggregate(String operationKey, DeliveryIntent intent, String origi
     public Aggregate moved(Stage next) {
         return new Aggregate(operationKey, intent, originHub, receivingHub, digest, selectedMode, quality, next,
                 cancelRequested, boundaryDelivered || next == Stage.BOUNDARY_DELIVERED,
-                explicitlyAcknowledged || next == Stage.ACKNOWLEDGED, ordinal + 1, latestEventSeq, admittedOrder, offer);
+                explicitlyAcknowledged || next == Stage.ACKNOWLEDGED, ordinal + 1, latestEventSeq, admittedOrder,
+                next == Stage.QUEUED ? offer : null); // an offer goes out only while queued: not kept after
     }
 
     /** The state after the sender's first cancel request: stage unchanged, one more ordinal. */
@@ -27,6 +28,12 @@ public record Aggregate(String operationKey, DeliveryIntent intent, String origi
     public Aggregate withSeq(long seq) {
         return new Aggregate(operationKey, intent, originHub, receivingHub, digest, selectedMode, quality, stage,
                 cancelRequested, boundaryDelivered, explicitlyAcknowledged, ordinal, seq, admittedOrder, offer);
+    }
+
+    /** The same state with its offer text (kept while queued, for re-sends). */
+    public Aggregate withOffer(String offerText) {
+        return new Aggregate(operationKey, intent, originHub, receivingHub, digest, selectedMode, quality, stage,
+                cancelRequested, boundaryDelivered, explicitlyAcknowledged, ordinal, latestEventSeq, admittedOrder, offerText);
     }
 
     /** The notification id of the change that produced {@code ordinal}: {@code delivery:<operation_key>:<ordinal>}. */

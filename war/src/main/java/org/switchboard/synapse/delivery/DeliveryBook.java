@@ -38,6 +38,23 @@ public final class DeliveryBook {
     private final Map<String, Integer> openPerSender = new HashMap<>();
     private final Map<String, Long> notificationSeqs = new HashMap<>();
     private final Map<String, Integer> openByStage = new HashMap<>();
+    private final PendingNotifications notifications = new PendingNotifications();
+    private volatile boolean legacyOutbox;
+
+    /** The stored notifications not yet delivered (journal-derived; their own lock). */
+    public PendingNotifications notifications() {
+        return notifications;
+    }
+
+    /** Whether the journal holds requests of an earlier version, whose notifications are outbox rows. */
+    public boolean legacyOutbox() {
+        return legacyOutbox;
+    }
+
+    /** Records that replay met such a request. */
+    public void legacyOutbox(boolean seen) {
+        legacyOutbox = legacyOutbox || seen;
+    }
 
     /** The aggregate for {@code operationKey}, or null. */
     public synchronized Aggregate get(String operationKey) {
@@ -111,7 +128,6 @@ public final class DeliveryBook {
         if (current != null && current.ordinal() == ordinal) {
             replaceQuietly(current.withSeq(seq));
         }
-        notificationSeqs.put(Aggregate.notificationId(operationKey, ordinal), seq);
         if (mutationId != null) {
             Mutation known = mutations.get(operationKey + '\n' + mutationId);
             if (known != null) {
@@ -139,7 +155,7 @@ public final class DeliveryBook {
         }
     }
 
-    /** The journal seq of a notification, or 0. */
+    /** The journal seq of a notification stored as an outbox row by an earlier version, or 0. */
     public synchronized long notificationSeq(String notificationId) {
         return notificationSeqs.getOrDefault(notificationId, 0L);
     }
@@ -204,7 +220,6 @@ public final class DeliveryBook {
     public synchronized void restore(Aggregate aggregate) {
         store(byKey.get(aggregate.operationKey()), aggregate);
         byIdempotency.put(aggregate.intent().sender() + '\n' + aggregate.intent().idempotencyKey(), aggregate.operationKey());
-        notificationSeqs.put(aggregate.notificationId(), aggregate.latestEventSeq());
     }
 
     /** Replay of a change: the stored state, its mutation and its notification seq. */
@@ -213,7 +228,11 @@ public final class DeliveryBook {
         if (mutationId != null) {
             mutations.put(next.operationKey() + '\n' + mutationId, new Mutation(digest, next.latestEventSeq()));
         }
-        notificationSeqs.put(next.notificationId(), next.latestEventSeq());
+    }
+
+    /** Replay of an earlier version's change: its notification is an outbox row, sent with this event seq. */
+    public synchronized void legacyNotification(String notificationId, long seq) {
+        notificationSeqs.put(notificationId, seq);
     }
 
     /** Takes a request out of sweeps and counts (its rows could not be decoded); it stays known. */

@@ -57,16 +57,24 @@ public final class DeliveryFrames {
                 .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
     }
 
-    /** The durable {@code delivery_offer} of §2.10; its {@code sender} is the requester. */
+    /** The durable {@code delivery_offer} of §2.10 stamped now; its {@code sender} is the requester. */
     public JsonObject offer(Aggregate a) {
+        return offer(a, frames.hubId(), frames.now());
+    }
+
+    /**
+     * The offer with a given {@code timestamp}: the same request, selection and timestamp give the same
+     * bytes, so start-up rebuilds the offer from the journalled request instead of storing it (§2.10).
+     */
+    public static JsonObject offer(Aggregate a, String hubId, double timestamp) {
         DeliveryIntent intent = a.intent();
         return Jsons.PROVIDER.createObjectBuilder()
                 .add("type", "delivery_offer")
                 .add("sender", intent.sender())
                 .add("target", intent.target())
                 .add("payload", "")
-                .add("timestamp", frames.now())
-                .add("hub_id", frames.hubId())
+                .add("timestamp", timestamp)
+                .add("hub_id", hubId)
                 .add("origin_hub", a.originHub())
                 .add("target_incarnation", intent.targetIncarnation())
                 .add("operation_key", a.operationKey())
@@ -85,17 +93,28 @@ public final class DeliveryFrames {
      * The stored notification of §2.11 (b) for the change that produced {@code a}, to {@code audience};
      * {@code event_seq} is added when it is sent (the seq is assigned as the notification commits).
      */
-    public JsonObject notification(Aggregate a, String audience, Stage.Source source) {
+    public JsonObject notification(Aggregate a, String audience, Stage.Source source, double timestamp) {
+        return notification(a.intent(), a.operationKey(), a.ordinal(), a.stage(), a.cancelRequested(), audience, source, timestamp);
+    }
+
+    /** The stored notification of one pending entry (rebuilt from the journal after a restart). */
+    public JsonObject notification(DeliveryIntent intent, PendingNotifications.Entry e) {
+        return notification(intent, e.operationKey(), e.ordinal(), e.stage(), e.cancelRequested(), e.audience(), e.source(), e.timestamp());
+    }
+
+    private JsonObject notification(DeliveryIntent intent, String operationKey, long ordinal, Stage stage, boolean cancelRequested,
+                                    String audience, Stage.Source source, double timestamp) {
         return frames.hub("delivery_status", audience, "Delivery state changed.")
+                .add("timestamp", timestamp) // replaces the envelope's value in place: the frame keeps its change's time
                 .add("audience", audience)
-                .add("operation_key", a.operationKey())
-                .add("request_id", a.intent().requestId())
-                .add("task_id", a.intent().taskId())
-                .add("target", a.intent().target())
-                .add("target_incarnation", a.intent().targetIncarnation())
-                .add("stage", a.stage().wire())
-                .add("cancel_requested", a.cancelRequested())
-                .add("notification_id", a.notificationId())
+                .add("operation_key", operationKey)
+                .add("request_id", intent.requestId())
+                .add("task_id", intent.taskId())
+                .add("target", intent.target())
+                .add("target_incarnation", intent.targetIncarnation())
+                .add("stage", stage.wire())
+                .add("cancel_requested", cancelRequested)
+                .add("notification_id", Aggregate.notificationId(operationKey, ordinal))
                 .add("source", source.wire())
                 .add("protocol_version", RequestValidation.CONTRACT_VERSION).build();
     }

@@ -25,8 +25,14 @@ public final class DeliveryJournal {
     public static final String QUEUED = "delivery_intent_queued";
     public static final String TRANSITION = "delivery_intent_transition";
     public static final String CANCEL_REQUESTED = "delivery_cancel_requested";
+    /**
+     * Ours, not in the §12 catalogue: the event seqs of stored notifications a socket accepted, many per
+     * event, so that a restart replays only the undelivered ones (§2.17). It replaces the per-row
+     * delivered mark of the notification outbox.
+     */
+    public static final String DELIVERED = "delivery_notifications_delivered";
     /** Every kind this feature writes. */
-    public static final Set<String> KINDS = Set.of(ACCEPTED, QUEUED, TRANSITION, CANCEL_REQUESTED);
+    public static final Set<String> KINDS = Set.of(ACCEPTED, QUEUED, TRANSITION, CANCEL_REQUESTED, DELIVERED);
 
     /** Start-up must stop: the journal holds requests admitted under another hub id. */
     public static final class HubIdentityMismatch extends IllegalStateException {
@@ -49,17 +55,25 @@ public final class DeliveryJournal {
                 .add("request", DeliveryFrames.storedRequest(a)).build());
     }
 
-    /** {@code delivery_intent_queued}: ordinal 1, the selection, and the exact offer frame. */
-    public static JournalEvent.Draft queued(Aggregate a, JsonObject offer) {
+    /**
+     * {@code delivery_intent_queued}: ordinal 1 and the selection, plus (ours) {@code offered_at}, the
+     * offer's timestamp: with the accepted event's request it rebuilds the offer byte for byte, so the
+     * offer is not stored a second time. Earlier versions stored the whole frame as {@code offer}.
+     */
+    public static JournalEvent.Draft queued(Aggregate a, double offeredAt) {
         return new JournalEvent.Draft(QUEUED, Jsons.PROVIDER.createObjectBuilder()
                 .add("profile", PROFILE).add("operation_key", a.operationKey()).add("ordinal", 1)
                 .add("stage", Stage.QUEUED.wire()).add("notification_id", a.notificationId())
-                .add("selected_mode", a.selectedMode()).add("quality", a.quality()).add("offer", offer).build());
+                .add("selected_mode", a.selectedMode()).add("quality", a.quality()).add("offered_at", offeredAt).build());
     }
 
-    /** {@code delivery_intent_transition} or {@code delivery_cancel_requested} for the change to {@code after}. */
+    /**
+     * {@code delivery_intent_transition} or {@code delivery_cancel_requested} for the change to {@code after},
+     * plus (ours) the {@code audience} of its stored notification: the event is that notification's storage.
+     */
     public static JournalEvent.Draft change(String kind, Aggregate before, Aggregate after, String mutationId,
-                                            String mutationDigest, String actor, Stage.Source source, JsonObject evidence) {
+                                            String mutationDigest, String actor, Stage.Source source, JsonObject evidence,
+                                            String audience) {
         return new JournalEvent.Draft(kind, Jsons.PROVIDER.createObjectBuilder()
                 .add("profile", PROFILE).add("operation_key", after.operationKey()).add("ordinal", after.ordinal())
                 .add("prior_stage", before.stage().wire()).add("stage", after.stage().wire())
@@ -67,7 +81,15 @@ public final class DeliveryJournal {
                 .add("explicitly_acknowledged", after.explicitlyAcknowledged())
                 .add("mutation_id", mutationId).add("mutation_digest", mutationDigest)
                 .add("actor", actor).add("source", source.wire()).add("evidence", evidence)
-                .add("notification_id", after.notificationId()).build());
+                .add("notification_id", after.notificationId()).add("audience", audience).build());
+    }
+
+    /** {@code delivery_notifications_delivered}: the event seqs of notifications a socket accepted. */
+    public static JournalEvent.Draft delivered(List<Long> seqs) {
+        jakarta.json.JsonArrayBuilder array = Jsons.PROVIDER.createArrayBuilder();
+        seqs.forEach(array::add);
+        return new JournalEvent.Draft(DELIVERED, Jsons.PROVIDER.createObjectBuilder()
+                .add("profile", PROFILE).add("seqs", array).build());
     }
 
     /** The same draft with its payload text already written (the journal then stores that text as is). */
@@ -86,6 +108,12 @@ public final class DeliveryJournal {
         JsonObject p = event.payload();
         String key = p.get("operation_key") instanceof JsonString s ? s.getString() : null;
         try {
+            if (DELIVERED.equals(event.kind())) {
+                for (JsonValue seq : p.getJsonArray("seqs")) {
+                    book.notifications().remove(((JsonNumber) seq).longValueExact());
+                }
+                return null;
+            }
             switch (event.kind()) {
                 case ACCEPTED -> {
                     JsonObject r = p.getJsonObject("request");
@@ -106,10 +134,17 @@ public final class DeliveryJournal {
                 }
                 case QUEUED -> {
                     Aggregate a = book.get(key);
-                    JsonObject offer = p.getJsonObject("offer");
-                    book.restore(new Aggregate(key, a.intent(), a.originHub(), a.receivingHub(), a.digest(),
+                    Aggregate queued = new Aggregate(key, a.intent(), a.originHub(), a.receivingHub(), a.digest(),
                             p.getString("selected_mode"), p.getString("quality"), Stage.QUEUED, false, false, false, 1,
-                            event.seq(), event.seq(), offer.toString()));
+                            event.seq(), event.seq(), null);
+                    String offer;
+                    if (p.containsKey("offer")) {
+                        offer = p.getJsonObject("offer").toString(); // written by an earlier version, with outbox rows
+                        book.legacyOutbox(true);
+                    } else {
+                        offer = DeliveryFrames.offer(queued, a.receivingHub(), p.getJsonNumber("offered_at").doubleValue()).toString();
+                    }
+                    book.restore(queued.withOffer(offer));
                 }
                 default -> {
                     Aggregate a = book.get(key);
@@ -118,8 +153,17 @@ public final class DeliveryJournal {
                     Aggregate next = new Aggregate(key, a.intent(), a.originHub(), a.receivingHub(), a.digest(),
                             a.selectedMode(), a.quality(), stage, p.getBoolean("cancel_requested"),
                             p.getBoolean("boundary_delivered"), p.getBoolean("explicitly_acknowledged"), ordinal,
-                            event.seq(), a.admittedOrder(), a.offer());
+                            event.seq(), a.admittedOrder(), stage == Stage.QUEUED ? a.offer() : null);
+                    Stage.Source source = Stage.Source.valueOf(p.getString("source").toUpperCase(java.util.Locale.ROOT));
+                    String audience = p.get("audience") instanceof JsonString s ? s.getString() : null;
                     book.restore(next, p.getString("mutation_id"), p.getString("mutation_digest"));
+                    if (audience != null) {
+                        book.notifications().add(new PendingNotifications.Entry(event.seq(), audience, key, ordinal, stage,
+                                next.cancelRequested(), source, event.appendedAt()));
+                    } else {
+                        book.legacyOutbox(true); // an earlier version stored this notification as an outbox row
+                        book.legacyNotification(next.notificationId(), event.seq());
+                    }
                 }
             }
             return null;

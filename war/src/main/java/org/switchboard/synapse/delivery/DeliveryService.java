@@ -23,8 +23,12 @@ import org.switchboard.synapse.SynapseContext;
  * Session-bound delivery (synapse-advanced §2) as an application service: recipient sessions,
  * admission, stage reports, cancel requests, status reads, the expiry sweep, supersede and
  * notification replay. Every change is applied to the {@link DeliveryBook} and appended to the
- * journal (events and notification rows in one group-committed transaction) while holding one lock,
- * and no frame that shows a change leaves before that change has committed.
+ * journal (the change's events in one group-committed transaction) while holding one lock, and no
+ * frame that shows a change leaves before that change has committed. The journal is also the
+ * notification outbox of §2.9: an offer is rebuilt from the admission's events and a stored
+ * notification from its change's event, so an admission writes its two events and nothing else, and
+ * the notifications a socket accepted are recorded many to one {@code delivery_notifications_delivered}
+ * event (see {@link PendingNotifications}). Outbox rows written by earlier versions are still replayed.
  */
 public final class DeliveryService {
 
@@ -32,11 +36,13 @@ public final class DeliveryService {
     public static final int CLOSE_REGISTRATION_REFUSED = 4020;
     /** Reason text of that close. */
     public static final String REASON_REGISTRATION_REFUSED = "delivery registration refused";
-    /** Outbox rows of this feature are keyed {@code delivery@<audience>}: no bindable name contains {@code @}. */
+    /** Earlier versions' outbox rows of this feature are keyed {@code delivery@<audience>}: no bindable name contains {@code @}. */
     static final String OUTBOX_PREFIX = "delivery@";
     static final int PAGE = 128;
-    /** How long sent notifications wait to be marked delivered together (one UPDATE per window). */
+    /** How long sent notifications wait to be marked delivered together (one journal event per window). */
     static final long MARK_DELAY_MS = 50;
+    /** Most notification seqs one {@code delivery_notifications_delivered} event lists. */
+    static final int MARKS_PER_EVENT = 1000;
     private static final Logger LOG = Logger.getLogger(DeliveryService.class.getName());
     private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
@@ -47,7 +53,8 @@ public final class DeliveryService {
     private final Map<String, CompletableFuture<?>> pendingCommits = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
     private final LongAdder sweeps = new LongAdder();
-    private final ConcurrentLinkedQueue<String> deliveredIds = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Long> deliveredSeqs = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<String> legacyDeliveredIds = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean markScheduled = new AtomicBoolean();
     private final Object commitLock = new Object();
     private final java.util.concurrent.atomic.AtomicLong admissionOrder = new java.util.concurrent.atomic.AtomicLong(1L << 62);
@@ -147,45 +154,79 @@ public final class DeliveryService {
 
     private CompletableFuture<Void> replayNotifications(Connection connection) {
         String name = connection.name();
-        return CompletableFuture.supplyAsync(() -> ctx.journal().pendingOutbox(OUTBOX_PREFIX + name), ctx.blocking())
-                .thenCompose(rows -> {
-                    DeliverySession session = session(name);
-                    for (OutboxRow row : rows) {
-                        if (ctx.registry().socketOf(name) != connection) {
-                            return DONE;
-                        }
-                        if ("delivery_offer".equals(row.phase()) || retired(row, name, session)) {
-                            continue;
-                        }
-                        sendNotification(connection, row.notificationId(), row.frame());
-                    }
-                    if (session == null || session.connection() != connection) {
+        CompletableFuture<Void> legacy = !book.legacyOutbox() ? DONE
+                : CompletableFuture.supplyAsync(() -> ctx.journal().pendingOutbox(OUTBOX_PREFIX + name), ctx.blocking())
+                        .thenAccept(rows -> replayLegacy(connection, rows));
+        return legacy.thenCompose(ignored -> {
+            DeliverySession session = session(name);
+            long after = 0;
+            List<PendingNotifications.Entry> page;
+            while (!(page = book.notifications().page(name, after, PAGE)).isEmpty()) {
+                for (PendingNotifications.Entry entry : page) {
+                    after = entry.seq();
+                    if (ctx.registry().socketOf(name) != connection) {
                         return DONE;
                     }
-                    return sweep().thenRun(() -> {
-                        double now = ctx.frames().now();
-                        for (Aggregate queued : book.queuedFor(name, session.incarnation())) {
-                            if (queued.intent().deadline() > now) {
-                                sendOffer(session, queued);
-                            }
-                        }
-                    });
-                });
+                    Aggregate a = book.get(entry.operationKey());
+                    if (a == null || skipped(a, name, session, entry.seq())) {
+                        continue;
+                    }
+                    sendNotification(connection, entry.seq(), frames.notification(a.intent(), entry));
+                }
+            }
+            if (session == null || session.connection() != connection) {
+                return DONE;
+            }
+            return sweep().thenRun(() -> {
+                double now = ctx.frames().now();
+                for (Aggregate queued : book.queuedFor(name, session.incarnation())) {
+                    if (queued.intent().deadline() > now) {
+                        sendOffer(session, queued);
+                    }
+                }
+            });
+        });
     }
 
-    /** A recipient notification is not sent once its request is terminal, nor to another incarnation. */
-    private boolean retired(OutboxRow row, String name, DeliverySession session) {
-        JsonObject frame = row.frame();
-        String key = frame.get("operation_key") instanceof JsonString s ? s.getString() : null;
-        Aggregate a = key == null ? null : book.get(key);
-        if (a == null) {
-            return true;
+    /** Sends an earlier version's undelivered notification rows (its offers are re-sent from the book). */
+    private void replayLegacy(Connection connection, List<OutboxRow> rows) {
+        String name = connection.name();
+        DeliverySession session = session(name);
+        for (OutboxRow row : rows) {
+            if (ctx.registry().socketOf(name) != connection) {
+                return;
+            }
+            JsonObject frame = row.frame();
+            Aggregate a = frame.get("operation_key") instanceof JsonString s ? book.get(s.getString()) : null;
+            if ("delivery_offer".equals(row.phase()) || a == null || skipped(a, name, session, 0)) {
+                continue;
+            }
+            String id = row.notificationId();
+            connection.send(DeliveryFrames.withSeq(frame, book.notificationSeq(id))).thenAccept(ok -> {
+                if (Boolean.TRUE.equals(ok)) {
+                    legacyDeliveredIds.add(id);
+                    scheduleMarks();
+                }
+            });
         }
+    }
+
+    /**
+     * A recipient's notification is not sent to another incarnation, and once its request is terminal it
+     * is retired (§2.9: kept in the journal, never sent; the same rule retires it again after a restart).
+     */
+    private boolean skipped(Aggregate a, String name, DeliverySession session, long seq) {
         boolean toRecipient = name.equals(a.intent().target()) && !name.equals(a.intent().sender());
         if (!toRecipient) {
             return false;
         }
-        return a.stage().terminal() || session == null || !session.incarnation().equals(a.intent().targetIncarnation());
+        if (a.stage().terminal()) {
+            if (seq > 0) {
+                book.notifications().remove(seq);
+            }
+            return true;
+        }
+        return session == null || !session.incarnation().equals(a.intent().targetIncarnation());
     }
 
     // ---- verbs ----
@@ -226,14 +267,12 @@ public final class DeliveryService {
             return;
         }
         Aggregate candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
-                Stage.QUEUED, false, false, false, 1, 0, 0, null);
-        JsonObject offer = frames.offer(candidate);
-        String offerText = offer.toString();
-        candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
-                Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), offerText);
+                Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), null);
+        double offeredAt = ctx.frames().now();
+        candidate = candidate.withOffer(DeliveryFrames.offer(candidate, origin, offeredAt).toString());
         // Encoded before taking commitLock, so the one lock covers only the book check and the enqueue.
         List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(DeliveryJournal.accepted(candidate)),
-                DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offer)));
+                DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offeredAt)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Admission admission = book.admit(candidate);
@@ -253,10 +292,7 @@ public final class DeliveryService {
                 default -> {
                 }
             }
-            Aggregate admitted = candidate;
-            commit = ctx.journal().append(events,
-                    List.of(new OutboxRow(admitted.notificationId(), 0, "delivery_offer", OUTBOX_PREFIX + intent.target(),
-                            offer, 0, false)));
+            commit = ctx.journal().append(events, List.of());
             track(key, commit);
         }
         Aggregate admitted = candidate;
@@ -267,11 +303,15 @@ public final class DeliveryService {
                 return;
             }
             book.committed(key, 1, seqs[1], null);
+            Aggregate queued = admitted.withSeq(seqs[1]);
             DeliverySession live = session(intent.target());
-            if (live != null && live.incarnation().equals(intent.targetIncarnation())) {
-                sendOffer(live, book.get(key));
+            boolean reachable = live != null && live.incarnation().equals(intent.targetIncarnation());
+            if (reachable) {
+                sendOffer(live, queued);
             }
-            sendStatus(connection, sender, key);
+            // The reply shows the admission (§2.5 step 7: stage queued), not the book read afterwards: the
+            // recipient may already have answered the offer on another thread (seen in DeliveryBench).
+            connection.send(frames.status(sender, queued, reachable));
         });
     }
 
@@ -476,9 +516,10 @@ public final class DeliveryService {
     private CompletableFuture<?> move(Connection connection, String actorName, Aggregate before, Aggregate after,
                                       String mutationId, String digest, String actor, Stage.Source source,
                                       JsonObject evidence, String kind, String audience, String echo) {
-        JsonObject notification = frames.notification(after, audience, source);
+        double at = ctx.frames().now();
+        JsonObject notification = frames.notification(after, audience, source, at);
         List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(
-                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence)));
+                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence, audience)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
@@ -492,8 +533,7 @@ public final class DeliveryService {
                 }
                 return null;
             }
-            commit = ctx.journal().append(events,
-                    List.of(new OutboxRow(after.notificationId(), 0, "delivery_status", OUTBOX_PREFIX + audience, notification, 0, false)));
+            commit = ctx.journal().append(events, List.of());
             track(after.operationKey(), commit);
         }
         return commit.whenComplete((seqs, failure) -> {
@@ -505,14 +545,16 @@ public final class DeliveryService {
                 return;
             }
             book.committed(after.operationKey(), after.ordinal(), seqs[0], mutationId);
+            book.notifications().add(new PendingNotifications.Entry(seqs[0], audience, after.operationKey(), after.ordinal(),
+                    after.stage(), after.cancelRequested(), source, at));
             if (connection != null) {
                 sendStatus(connection, actorName, after.operationKey());
             }
-            pushNotification(audience, after, notification);
+            pushNotification(audience, after, seqs[0], notification);
         });
     }
 
-    private void pushNotification(String audience, Aggregate after, JsonObject notification) {
+    private void pushNotification(String audience, Aggregate after, long seq, JsonObject notification) {
         Connection socket = ctx.registry().socketOf(audience);
         if (socket == null) {
             return;
@@ -523,25 +565,33 @@ public final class DeliveryService {
                 return;
             }
         }
-        sendNotification(socket, after.notificationId(), notification);
+        sendNotification(socket, seq, notification);
     }
 
-    private void sendNotification(Connection socket, String notificationId, JsonObject stored) {
-        long seq = book.notificationSeq(notificationId);
+    /** Sends a stored notification; once the socket accepted it, its seq joins the next delivered mark. */
+    private void sendNotification(Connection socket, long seq, JsonObject stored) {
         socket.send(DeliveryFrames.withSeq(stored, seq)).thenAccept(ok -> {
-            if (Boolean.TRUE.equals(ok)) {
-                markDelivered(notificationId);
+            if (Boolean.TRUE.equals(ok) && book.notifications().remove(seq)) {
+                deliveredSeqs.add(seq);
+                scheduleMarks();
             }
         });
     }
 
+    /**
+     * Offers are not marked: registration re-sends every queued offer of the incarnation anyway (§2.17
+     * step 2). Only an earlier version's offer row is marked, so it stops counting as pending.
+     */
     private void sendOffer(DeliverySession session, Aggregate a) {
-        String id = a.notificationId();
-        session.connection().send(a.offer()).thenAccept(ok -> {
-            if (Boolean.TRUE.equals(ok)) {
-                markDelivered(Aggregate.notificationId(a.operationKey(), 1));
-            }
-        });
+        CompletableFuture<Boolean> sent = session.connection().send(a.offer());
+        if (book.legacyOutbox()) {
+            sent.thenAccept(ok -> {
+                if (Boolean.TRUE.equals(ok)) {
+                    legacyDeliveredIds.add(Aggregate.notificationId(a.operationKey(), 1));
+                    scheduleMarks();
+                }
+            });
+        }
     }
 
     // ---- replies ----
@@ -574,13 +624,12 @@ public final class DeliveryService {
         return pending == null ? DONE : pending.handle((ok, failure) -> null);
     }
 
-    private void markDelivered(String notificationId) {
-        deliveredIds.add(notificationId);
+    private void scheduleMarks() {
         if (markScheduled.compareAndSet(false, true)) {
             try {
-                // Waiting MARK_DELAY_MS gathers every send of that window into one UPDATE transaction: each
-                // transaction rewrites the outbox pages it touched, so few large ones cost far less than
-                // one per notification. A crash inside the window only means a re-send (at least once).
+                // Waiting MARK_DELAY_MS gathers every send of that window into one journal event, appended
+                // with whatever else the next group commit holds. A crash inside the window only means a
+                // re-send after restart (delivery is at least once, §2.17).
                 markDelay.execute(this::flushDelivered);
             } catch (RuntimeException rejected) {
                 markScheduled.set(false);
@@ -588,30 +637,43 @@ public final class DeliveryService {
         }
     }
 
-    /** Marks accepted notification writes delivered, many per database transaction. */
+    /** Records the accepted notifications: one append per {@link #MARKS_PER_EVENT}, earlier versions' rows by UPDATE. */
     private void flushDelivered() {
         markScheduled.set(false);
-        List<String> ids = new ArrayList<>();
-        String id;
-        while ((id = deliveredIds.poll()) != null) {
-            ids.add(id);
-            if (ids.size() >= 500) {
-                mark(ids);
-                ids = new ArrayList<>();
+        List<Long> seqs = new ArrayList<>();
+        Long seq;
+        while ((seq = deliveredSeqs.poll()) != null) {
+            seqs.add(seq);
+            if (seqs.size() >= MARKS_PER_EVENT) {
+                appendMarks(seqs);
+                seqs = new ArrayList<>();
             }
         }
-        mark(ids);
+        appendMarks(seqs);
+        List<String> ids = new ArrayList<>();
+        String id;
+        while ((id = legacyDeliveredIds.poll()) != null) {
+            ids.add(id);
+        }
+        if (!ids.isEmpty()) {
+            try {
+                ctx.journal().markDelivered(ids);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "delivery: " + ids.size() + " stored notifications not marked delivered (they may be re-sent)", e);
+            }
+        }
     }
 
-    private void mark(List<String> ids) {
-        if (ids.isEmpty()) {
+    private void appendMarks(List<Long> seqs) {
+        if (seqs.isEmpty()) {
             return;
         }
-        try {
-            ctx.journal().markDelivered(ids);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "delivery: " + ids.size() + " notifications not marked delivered (they may be re-sent)", e);
-        }
+        ctx.journal().append(List.of(DeliveryJournal.delivered(seqs)), List.of()).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.warning(() -> "delivery: " + seqs.size() + " notifications not marked delivered (they may be re-sent after a restart): "
+                        + failure.getClass().getSimpleName());
+            }
+        });
     }
 
     private void count(String reasonCode) {
@@ -640,6 +702,11 @@ public final class DeliveryService {
         Map<String, Long> out = new java.util.TreeMap<>();
         refusals.forEach((code, n) -> out.put(code, n.sum()));
         return out;
+    }
+
+    /** Stored notifications no socket of their audience has accepted yet. */
+    public int notificationsPending() {
+        return book.notifications().size();
     }
 
     /** Requests whose journal rows could not be decoded at start-up. */

@@ -17,4 +17,17 @@ class DeliveryFramesTest {
         assertEquals(42L, Jsons.PROVIDER.createReader(new java.io.StringReader(DeliveryFrames.withSeq(stored, 42L)))
                 .readObject().getJsonNumber("event_seq").longValue());
     }
+
+    @Test
+    void aStoredNotificationKeepsItsChangesTimeInTheEnvelopesPlace() {
+        DeliveryFrames frames = new DeliveryFrames(new org.switchboard.synapse.wire.HubFrames("hub-a", () -> 2000.5));
+        DeliveryIntent intent = new DeliveryIntent("planner", "rq-1", "ik-1", "builder", "a".repeat(64), "follow_up",
+                java.util.List.of(), "T", "body", 3000.0);
+        JsonObject n = frames.notification(intent, new PendingNotifications.Entry(7, "planner", "b".repeat(64), 2,
+                Stage.REJECTED, false, Stage.Source.RECIPIENT, 1000.25));
+        assertEquals(1000.25, n.getJsonNumber("timestamp").doubleValue());
+        assertEquals(java.util.List.of("sender", "target", "type", "payload", "timestamp", "hub_id", "audience"),
+                java.util.List.copyOf(n.keySet()).subList(0, 7));
+        assertEquals("delivery:" + "b".repeat(64) + ":2", n.getString("notification_id"));
+    }
 }

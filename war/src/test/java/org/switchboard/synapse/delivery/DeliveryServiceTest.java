@@ -125,11 +125,11 @@ class DeliveryServiceTest {
         assertTrue(done.getBoolean("task_completed"));
         assertTrue(done.getBoolean("boundary_delivered"));
         assertTrue(done.getBoolean("explicitly_acknowledged"));
-        // replaying the same outcome is answered from the ledger without a new event
-        int events = hub.journal.events().size();
+        // replaying the same outcome is answered from the ledger without a new event (delivered marks aside)
+        long changes = count(hub.journal, DeliveryJournal.TRANSITION);
         builder.send(report("delivery_outcome", offer, "o-1", Json.createObjectBuilder().add("executor_ref", "turn-1")
                 .add("outcome_code", "ok")).add("stage", "completed"));
-        assertEquals(events, hub.journal.events().size());
+        assertEquals(changes, count(hub.journal, DeliveryJournal.TRANSITION));
         builder.send(report("delivery_outcome", offer, "o-1", Json.createObjectBuilder().add("executor_ref", "turn-2")
                 .add("outcome_code", "ok")).add("stage", "completed"));
         assertEquals("id_conflict", builder.peer().lastOfType("delivery_refused").getString("reason_code"));
@@ -141,28 +141,225 @@ class DeliveryServiceTest {
         assertEquals("invalid_transition", planner.peer().lastOfType("delivery_refused").getString("reason_code"));
     }
 
+    static long count(InMemoryJournal journal, String kind) {
+        return journal.events().stream().filter(e -> e.kind().equals(kind)).count();
+    }
+
+    /** The notification seqs listed by every {@code delivery_notifications_delivered} event so far, sorted. */
+    static List<Long> marked(InMemoryJournal journal) {
+        return journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.DELIVERED))
+                .flatMap(e -> e.payload().getJsonArray("seqs").getValuesAs(jakarta.json.JsonNumber.class).stream())
+                .map(jakarta.json.JsonNumber::longValue).sorted().toList();
+    }
+
+    /** Waits (the marks are appended MARK_DELAY_MS after the first send of a window) until {@code n} seqs are marked. */
+    static List<Long> awaitMarked(InMemoryJournal journal, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        while (marked(journal).size() < n && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        return marked(journal);
+    }
+
+    static JsonObjectBuilder outcome(JsonObject offer, String stage) {
+        return report("delivery_outcome", offer, "o-" + offer.getString("request_id"),
+                Json.createObjectBuilder().add("reason_code", "no")).add("stage", stage);
+    }
+
+    static List<JsonObject> notifications(TestHub.Client client) {
+        return client.peer().ofType("delivery_status").stream().filter(f -> f.containsKey("audience")).toList();
+    }
+
+    /** Blocking work the test runs itself: a delivered-mark flush waits there until the test runs it. */
+    static final class Held implements java.util.concurrent.Executor {
+        final java.util.concurrent.LinkedBlockingQueue<Runnable> tasks = new java.util.concurrent.LinkedBlockingQueue<>();
+
+        @Override
+        public void execute(Runnable task) {
+            tasks.add(task);
+        }
+
+        /** Runs what is queued now. */
+        void runQueued() {
+            Runnable task;
+            while ((task = tasks.poll()) != null) {
+                task.run();
+            }
+        }
+
+        /** Waits up to 5 s for a task (the mark window closing), then runs everything queued. */
+        void awaitAndRun() throws InterruptedException {
+            Runnable first = tasks.poll(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertNotNull(first, "a flush was scheduled");
+            first.run();
+            runQueued();
+        }
+    }
+
     @Test
-    void sendsOfOneWindowAreMarkedDeliveredInOneJournalCall() throws Exception {
+    void admissionsAndChangesWriteOnlyTheirEventsAndSentNotificationsAreMarkedByOneEvent() throws Exception {
         InMemoryJournal journal = new InMemoryJournal();
-        java.util.concurrent.atomic.AtomicInteger blockingRuns = new java.util.concurrent.atomic.AtomicInteger();
-        TestHub hub = new TestHub(SynapseSettings.defaults(), journal, task -> {
-            blockingRuns.incrementAndGet();
-            task.run();
-        });
-        hub.register("builder", recipientFields(TOKEN));
+        Held blocking = new Held();
+        TestHub hub = new TestHub(SynapseSettings.defaults(), journal, blocking);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        blocking.runQueued(); // registration's replay steps
         TestHub.Client planner = sender(hub);
-        int before = blockingRuns.get();
+        blocking.runQueued();
         for (int i = 1; i <= 10; i++) {
             planner.send(request("rq-" + i, INC));
         }
-        assertEquals(10, planner.peer().ofType("delivery_status").size());
+        for (JsonObject offer : builder.peer().ofType("delivery_offer")) {
+            builder.send(outcome(offer, "rejected"));
+        }
+        assertEquals(10, notifications(planner).size());
+        // no notification row is written: the offer and the notification live in the journal's events
+        assertEquals(0, journal.pendingOutboxCount());
+        assertTrue(journal.pendingOutbox(DeliveryService.OUTBOX_PREFIX + "builder").isEmpty());
+        assertTrue(journal.pendingOutbox(DeliveryService.OUTBOX_PREFIX + "planner").isEmpty());
+        assertEquals(10, count(journal, DeliveryJournal.ACCEPTED));
+        assertEquals(10, count(journal, DeliveryJournal.QUEUED));
+        assertEquals(10, count(journal, DeliveryJournal.TRANSITION));
+        assertFalse(journal.last(DeliveryJournal.QUEUED).containsKey("offer"));
+        assertTrue(journal.last(DeliveryJournal.QUEUED).containsKey("offered_at"));
+        assertEquals("planner", journal.last(DeliveryJournal.TRANSITION).getString("audience"));
+        assertEquals(0, hub.hub.delivery().notificationsPending(), "every notification reached its socket");
+        // every send made before the window's flush runs is marked by that one event
+        assertEquals(0, count(journal, DeliveryJournal.DELIVERED));
+        blocking.awaitAndRun();
+        List<Long> transitions = journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.TRANSITION))
+                .map(JournalEvent::seq).toList();
+        assertEquals(1, count(journal, DeliveryJournal.DELIVERED));
+        assertEquals(transitions, marked(journal));
+    }
+
+    @Test
+    void afterARestartOnlyUndeliveredNotificationsAreReplayedAndOffersAreRebuiltByteForByte() throws Exception {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC));
+        planner.send(request("rq-2", INC));
+        planner.send(request("rq-3", INC));
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        builder.send(outcome(offers.get(0), "rejected")); // reaches the planner and is marked
+        assertEquals(1, awaitMarked(journal, 1).size());
+        planner.disconnect();
+        builder.send(outcome(offers.get(1), "rejected")); // the planner is offline: pending
+        String queuedOffer = hub.hub.delivery().book().get(offers.get(2).getString("operation_key")).offer();
+        builder.disconnect();
+
+        TestHub restarted = new TestHub(journal);
+        assertEquals(queuedOffer, restarted.hub.delivery().book().get(offers.get(2).getString("operation_key")).offer(),
+                "the offer rebuilt from the journalled request and offered_at has the same bytes");
+        TestHub.Client again = restarted.register("builder", recipientFields(TOKEN));
+        assertEquals(List.of(offers.get(2)), again.peer().ofType("delivery_offer"));
+        TestHub.Client planner2 = sender(restarted);
+        List<JsonObject> replayed = notifications(planner2);
+        assertEquals(1, replayed.size(), "only the undelivered notification: " + replayed);
+        assertEquals(offers.get(1).getString("operation_key"), replayed.get(0).getString("operation_key"));
+        assertEquals("rejected", replayed.get(0).getString("stage"));
+        assertEquals("delivery:" + offers.get(1).getString("operation_key") + ":2", replayed.get(0).getString("notification_id"));
+        long transitionSeq = journal.events().stream().filter(e -> e.kind().equals(DeliveryJournal.TRANSITION))
+                .mapToLong(JournalEvent::seq).max().orElseThrow();
+        assertEquals(transitionSeq, replayed.get(0).getJsonNumber("event_seq").longValue());
+        assertEquals(2, awaitMarked(journal, 2).size());
+        planner2.disconnect();
+        TestHub.Client planner3 = sender(new TestHub(journal));
+        assertTrue(notifications(planner3).isEmpty(), "marked delivered before the second restart");
+    }
+
+    @Test
+    void aRecipientsCancelNoticeIsReplayedUntilItsRequestIsTerminalThenRetired() {
+        InMemoryJournal journal = new InMemoryJournal();
+        TestHub hub = new TestHub(journal);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC).add("deadline", NOW + 10.0));
+        planner.send(request("rq-2", INC));
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        builder.disconnect();
+        for (JsonObject offer : offers) {
+            planner.send(Json.createObjectBuilder().add("type", "delivery_cancel").add("protocol_version", 3)
+                    .add("operation_key", offer.getString("operation_key")).add("mutation_id", "c"));
+        }
+        // rq-1 expires while the recipient is away: its cancel notice is retired, rq-2's is still due
+        TestHub restarted = new TestHub(journal);
+        restarted.advance(11);
+        restarted.hub.delivery().sweep();
+        TestHub.Client again = restarted.register("builder", recipientFields(TOKEN));
+        List<JsonObject> seen = notifications(again);
+        assertEquals(1, seen.size(), "rq-1's notice retired: " + seen);
+        assertEquals(offers.get(1).getString("operation_key"), seen.get(0).getString("operation_key"));
+        assertTrue(seen.get(0).getBoolean("cancel_requested"));
+        assertEquals("sender", seen.get(0).getString("source"));
+    }
+
+    /** Polls until {@code done} holds (marks are flushed on another thread), at most 5 s. */
+    static boolean eventually(java.util.function.BooleanSupplier done) throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-        while (journal.pendingOutboxCount() > 0 && System.nanoTime() < deadline) {
+        while (!done.getAsBoolean() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertEquals(0, journal.pendingOutboxCount(), "every sent offer is marked delivered");
-        // One flush per 50 ms window: ten sends made back to back take a few windows at most, never ten.
-        assertTrue(blockingRuns.get() - before <= 5, "flushes: " + (blockingRuns.get() - before));
+        return done.getAsBoolean();
+    }
+
+    @Test
+    void anEarlierVersionsStoredOffersAndNotificationRowsAreStillSentAndMarked() throws Exception {
+        InMemoryJournal current = new InMemoryJournal();
+        TestHub hub = new TestHub(current);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        planner.send(request("rq-1", INC));
+        planner.send(request("rq-2", INC));
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        planner.disconnect();
+        builder.send(outcome(offers.get(0), "rejected"));
+        builder.disconnect();
+        // The same history as the version before this one stored it: the offer inside the queued event and
+        // as an outbox row, no audience on the change, the sender's notification as an undelivered outbox row.
+        InMemoryJournal legacy = new InMemoryJournal();
+        String noticeId = null;
+        for (JournalEvent e : current.events()) {
+            JsonObjectBuilder payload = Json.createObjectBuilder(e.payload());
+            List<org.switchboard.journal.OutboxRow> rows = List.of();
+            String key = e.payload().getString("operation_key");
+            JsonObject offer = offers.stream().filter(o -> o.getString("operation_key").equals(key)).findFirst().orElseThrow();
+            if (e.kind().equals(DeliveryJournal.QUEUED)) {
+                payload.remove("offered_at").add("offer", offer);
+                rows = List.of(new org.switchboard.journal.OutboxRow("delivery:" + key + ":1", 0, "delivery_offer",
+                        "delivery@builder", offer, 1, true));
+            } else if (e.kind().equals(DeliveryJournal.TRANSITION)) {
+                payload.remove("audience");
+                noticeId = e.payload().getString("notification_id");
+                JsonObject notice = Json.createObjectBuilder().add("sender", "System").add("target", "planner")
+                        .add("type", "delivery_status").add("payload", "Delivery state changed.").add("audience", "planner")
+                        .add("operation_key", key).add("request_id", "rq-1").add("task_id", "T-42").add("target", "builder")
+                        .add("target_incarnation", INC).add("stage", "rejected").add("cancel_requested", false)
+                        .add("notification_id", noticeId).add("source", "recipient").add("protocol_version", 3).build();
+                rows = List.of(new org.switchboard.journal.OutboxRow(noticeId, 0, "delivery_status", "delivery@planner", notice, 0, false));
+            }
+            legacy.append(List.of(new JournalEvent.Draft(e.kind(), payload.build())), rows);
+        }
+        assertEquals(1, legacy.pendingOutboxCount());
+
+        TestHub restarted = new TestHub(legacy);
+        TestHub.Client builder2 = restarted.register("builder", recipientFields(TOKEN));
+        assertEquals(List.of(offers.get(1)), builder2.peer().ofType("delivery_offer"), "the stored offer, as stored");
+        TestHub.Client planner2 = sender(restarted);
+        List<JsonObject> replayed = notifications(planner2);
+        assertEquals(1, replayed.size());
+        assertEquals(noticeId, replayed.get(0).getString("notification_id"));
+        long transitionSeq = legacy.events().stream().filter(e -> e.kind().equals(DeliveryJournal.TRANSITION))
+                .mapToLong(JournalEvent::seq).max().orElseThrow();
+        assertEquals(transitionSeq, replayed.get(0).getJsonNumber("event_seq").longValue());
+        assertTrue(eventually(() -> legacy.pendingOutboxCount() == 0), "the earlier version's row is marked delivered");
+        // new changes on that journal are stored the new way, next to the old rows
+        builder2.send(outcome(offers.get(1), "rejected"));
+        assertEquals(2, notifications(planner2).size());
+        assertEquals(1, awaitMarked(legacy, 1).size());
+        planner2.disconnect();
+        assertTrue(notifications(sender(new TestHub(legacy))).isEmpty(), "both marked: nothing replayed");
     }
 
     @Test

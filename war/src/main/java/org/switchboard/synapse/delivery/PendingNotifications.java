@@ -1,0 +1,70 @@
+package org.switchboard.synapse.delivery;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The stored notifications of §2.11 (b) that no socket of their audience has accepted yet, per audience
+ * in journal order. The journal is their storage: each is rebuilt from the transition or cancel event
+ * that produced it (keyed by that event's seq, its {@code event_seq}), and a batched
+ * {@code delivery_notifications_delivered} event records which ones went out, so no notification row
+ * is written or updated per change.
+ */
+public final class PendingNotifications {
+
+    /** One pending notification: what its frame needs besides the request itself. */
+    public record Entry(long seq, String audience, String operationKey, long ordinal, Stage stage,
+                        boolean cancelRequested, Stage.Source source, double timestamp) {
+    }
+
+    private final Map<String, TreeMap<Long, Entry>> byAudience = new HashMap<>();
+    private final Map<Long, Entry> bySeq = new HashMap<>();
+
+    /** Records a committed notification as not yet delivered. */
+    public synchronized void add(Entry entry) {
+        bySeq.put(entry.seq(), entry);
+        byAudience.computeIfAbsent(entry.audience(), a -> new TreeMap<>()).put(entry.seq(), entry);
+    }
+
+    /** Forgets the notification of event {@code seq}; true when it was pending (so its mark is written once). */
+    public synchronized boolean remove(long seq) {
+        Entry entry = bySeq.remove(seq);
+        if (entry == null) {
+            return false;
+        }
+        TreeMap<Long, Entry> mine = byAudience.get(entry.audience());
+        mine.remove(seq);
+        if (mine.isEmpty()) {
+            byAudience.remove(entry.audience());
+        }
+        return true;
+    }
+
+    /** Whether the notification of event {@code seq} is pending. */
+    public synchronized boolean contains(long seq) {
+        return bySeq.containsKey(seq);
+    }
+
+    /** Up to {@code limit} pending notifications of {@code audience} with seq above {@code afterSeq}, oldest first. */
+    public synchronized List<Entry> page(String audience, long afterSeq, int limit) {
+        TreeMap<Long, Entry> mine = byAudience.get(audience);
+        List<Entry> out = new ArrayList<>();
+        if (mine != null) {
+            for (Entry e : mine.tailMap(afterSeq, false).values()) {
+                out.add(e);
+                if (out.size() >= limit) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Number of pending notifications (metrics). */
+    public synchronized int size() {
+        return bySeq.size();
+    }
+}
