@@ -48,6 +48,9 @@ class PostureIT {
     private static int filesPort;
     private static Path filesLog;
     private static HttpResponse<String> filesReadiness;
+    private static Process teamProcess;
+    private static Path teamLog;
+    private static HttpResponse<String> teamReadiness;
 
     @BeforeAll
     static void start() throws Exception {
@@ -73,9 +76,17 @@ class PostureIT {
                 "HUB_ACL_POLICY", policy.toString(), "HUB_IDENTITY_TRUST", trust.toString(),
                 "HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.TEST_JVM));
 
+        // the third hub (booted alongside): the team-secure preset with none of its material
+        Path teamData = Files.createDirectories(work.resolve("posture-team-" + ProcessHandle.current().pid()));
+        teamLog = teamData.resolveSibling(teamData.getFileName() + ".log");
+        int teamPort = freePort();
+        teamProcess = launch(teamData, teamPort, teamLog, Map.of("HUB_POSTURE", "team-secure",
+                "HUB_JAVA_OPTS", org.switchboard.itests.support.HubServer.TEST_JVM));
+
         Duration patience = Duration.ofSeconds(Long.getLong("hub.ready-timeout-seconds", 360));
         readiness = awaitOwnReadinessAnswer(process, port, log, patience);
         filesReadiness = awaitOwnReadinessAnswer(filesProcess, filesPort, filesLog, patience);
+        teamReadiness = awaitOwnReadinessAnswer(teamProcess, teamPort, teamLog, patience);
     }
 
     private static int freePort() throws IOException {
@@ -133,7 +144,7 @@ class PostureIT {
 
     @AfterAll
     static void stop() throws InterruptedException {
-        for (Process p : new Process[] {process, filesProcess}) {
+        for (Process p : new Process[] {process, filesProcess, teamProcess}) {
             if (p != null && p.isAlive()) {
                 p.toHandle().destroy();
                 if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -202,6 +213,18 @@ class PostureIT {
         assertFalse(text.contains(MALFORMED_MARKER), "a malformed file's content never reaches the log");
         try (SynapseClient client = SynapseClient.connect(URI.create("ws://127.0.0.1:" + filesPort + "/"), "posture/files")) {
             assertEquals(1008, client.awaitClose(Duration.ofSeconds(10)));
+        }
+    }
+
+    @Test
+    void theTeamSecurePresetWithoutItsMaterialIsNotReadyAndNamesEachPieceItLacks() throws IOException {
+        assertEquals(503, teamReadiness.statusCode(), teamReadiness.body());
+        assertTrue(teamReadiness.body().contains("\"synapse-posture\":\"false\""), teamReadiness.body());
+        String refusal = Files.readString(teamLog).lines().filter(l -> l.contains("hub.posture=team-secure requires"))
+                .findFirst().orElseThrow(() -> new AssertionError("no posture refusal logged; see " + teamLog));
+        assertTrue(refusal.contains("SEVERE"), refusal);
+        for (String missing : new String[] {"hub.token", "hub.identity-trust", "hub.role-grants"}) {
+            assertTrue(refusal.contains(missing), missing + " not named: " + refusal);
         }
     }
 
