@@ -1,6 +1,6 @@
 package org.switchboard.itests.bench;
 
-import jakarta.json.Json;
+import jakarta.json.spi.JsonProvider;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -60,6 +60,7 @@ class ClaimBench {
     private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 262_144);
     private static final String TOKEN = "claim-bench-connect-" + Long.toHexString(System.nanoTime());
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final JsonProvider JSON = JsonProvider.provider();
 
     /** What one run measured. */
     private record Result(String posture, double pairsPerSecond, double cpuMicrosPerPair, String load) {
@@ -251,8 +252,8 @@ class ClaimBench {
             claimSentAt[t] = System.nanoTime();
             String taskId = name.replace('/', '_') + "-" + t;
             if (signer != null) {
-                send(signer.sign(Json.createObjectBuilder().add("type", "claim").add("target", "System").add("task_id", taskId)
-                        .add("paths", Json.createArrayBuilder().add("bench/" + taskId)).add("ttl_seconds", 600), name).toString());
+                send(signer.sign(JSON.createObjectBuilder().add("type", "claim").add("target", "System").add("task_id", taskId)
+                        .add("paths", JSON.createArrayBuilder().add("bench/" + taskId)).add("ttl_seconds", 600), name).toString());
                 return;
             }
             send("{\"type\":\"claim\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId
@@ -261,7 +262,7 @@ class ClaimBench {
 
         private void release(String taskId) {
             if (signer != null) {
-                send(signer.sign(Json.createObjectBuilder().add("type", "release").add("target", "System")
+                send(signer.sign(JSON.createObjectBuilder().add("type", "release").add("target", "System")
                         .add("task_id", taskId), name).toString());
                 return;
             }
