@@ -1,5 +1,6 @@
 package org.switchboard.itests.bench;
 
+import jakarta.json.spi.JsonProvider;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -17,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HmacSigner;
 import org.switchboard.itests.support.HubServer;
 
 /**
@@ -32,6 +34,16 @@ import org.switchboard.itests.support.HubServer;
  * hub writes compact JSON) instead of parsing every broadcast. Prints pairs per second, the
  * claim-to-release-granted latency of a pair, the hub's CPU time per pair (from the hub process)
  * and the load average. {@code bench.jfr=/path.jfr} records a JFR profile of the measured period.
+ *
+ * <p>{@code bench.posture=paranoid} starts the hub in the {@code paranoid} preset (synapse-advanced
+ * §6.2: connect token, HMAC key file and ACL policy written 0600, required message auth and ACL,
+ * TLS declared as terminated by a proxy) and every client signs its claims and releases (§6.3) with its
+ * own key; {@code bench.posture=both} measures an open hub and then a paranoid one back to back and
+ * prints the paranoid/open ratio of pairs per second and of hub CPU per pair (issue 17's target:
+ * paranoid keeps at least 70% of the open hub's throughput). A paranoid hub here holds up to
+ * {@code bench.nonce-cache} (262144) live nonces: at the default 4,096 and a 10 s window, signed
+ * frames beyond about 370 per second are refused as {@code replayed} (the cache never evicts live
+ * entries).
  */
 class ClaimBench {
 
@@ -43,26 +55,91 @@ class ClaimBench {
     private static final String JFR = System.getProperty("bench.jfr", "");
     /** Port of an already running hub to measure instead of starting one ({@code bench.pid} = its JVM's pid). */
     private static final int EXTERNAL_PORT = Integer.getInteger("bench.port", 0);
+    /** {@code open} (default), {@code paranoid}, or {@code both} (open, then paranoid, and their ratio). */
+    private static final String POSTURE = System.getProperty("bench.posture", "open");
+    private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 262_144);
+    private static final String TOKEN = "claim-bench-connect-" + Long.toHexString(System.nanoTime());
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final JsonProvider JSON = JsonProvider.provider();
+
+    /** What one run measured. */
+    private record Result(String posture, double pairsPerSecond, double cpuMicrosPerPair, String load) {
+    }
 
     @Test
     void claimReleasePairsPerSecond() throws Exception {
         if (EXTERNAL_PORT > 0) {
-            measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+            measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L), false);
             return;
         }
+        if (!List.of("open", "paranoid", "both").contains(POSTURE)) {
+            throw new IllegalArgumentException("bench.posture is open, paranoid or both, not " + POSTURE);
+        }
+        Result open = POSTURE.equals("paranoid") ? null : run(false);
+        Result paranoid = POSTURE.equals("open") ? null : run(true);
+        if (open != null && paranoid != null) {
+            System.out.printf("ClaimBench paranoid/open: throughput %.0f / %.0f pairs/s = %.0f%% (target >= 70%%);"
+                            + " hub CPU %.0f / %.0f us/pair = %.2fx; load average open %s, paranoid %s%n",
+                    paranoid.pairsPerSecond(), open.pairsPerSecond(), 100 * paranoid.pairsPerSecond() / open.pairsPerSecond(),
+                    paranoid.cpuMicrosPerPair(), open.cpuMicrosPerPair(), paranoid.cpuMicrosPerPair() / open.cpuMicrosPerPair(),
+                    open.load(), paranoid.load());
+        }
+    }
+
+    private static Result run(boolean paranoid) throws Exception {
         Path db = Path.of(System.getProperty("hub.workDir", "target/hubs"))
-                .resolve("claim-bench-db-" + ProcessHandle.current().pid()).toAbsolutePath();
+                .resolve("claim-bench-db-" + ProcessHandle.current().pid() + (paranoid ? "-paranoid" : "")).toAbsolutePath();
         Map<String, String> env = new HashMap<>();
         env.put("HUB_DB_URL", "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
         // every socket of this host shares the open hub's quota principal (128 live claims by default);
         // the benchmark keeps clients x window claims live at once
         env.put("HUB_CLAIMS_MAX_PER_PRINCIPAL", Integer.toString(Math.max(128, CLIENTS * WINDOW)));
         env.put("HUB_JAVA_OPTS", HubServer.BENCH_JVM);
+        if (paranoid) {
+            env.putAll(paranoidEnv(db.resolveSibling(db.getFileName() + "-material")));
+        }
         try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
-            measure(hub.webSocketUri(), hub.pid());
+            return measure(hub.webSocketUri(), hub.pid(), paranoid);
         }
+    }
+
+    /** The paranoid preset's material (0600 files) and switches; one HMAC key per client, ACL grants for the claim family. */
+    private static Map<String, String> paranoidEnv(Path dir) throws java.io.IOException {
+        Files.createDirectories(dir);
+        StringBuilder keys = new StringBuilder("{\"keys\":[");
+        for (int i = 0; i < CLIENTS; i++) {
+            String name = clientName(i);
+            keys.append(i == 0 ? "" : ",").append("{\"kid\":\"").append(kid(name)).append("\",\"secret\":\"")
+                    .append(secret(name)).append("\",\"senders\":[\"").append(name).append("\"]}");
+        }
+        Path keyFile = ownerOnly(dir.resolve("keys.json"), keys.append("]}").toString());
+        String rule = "{\"permission\":\"%s\",\"target_kind\":\"%s\",\"target_pattern\":\"*\",\"namespace\":\"bench\"}";
+        Path acl = ownerOnly(dir.resolve("acl.json"), "{\"rules\":[" + String.format(rule, "claim", "claim") + ","
+                + String.format(rule, "claim", "path") + "," + String.format(rule, "release", "claim") + "]}");
+        return HubServer.env("HUB_POSTURE", "paranoid", "HUB_TLS_TERMINATED_BY_PROXY", "true", "HUB_TOKEN", TOKEN,
+                "HUB_MESSAGE_AUTH_KEY_FILE", keyFile.toString(), "HUB_ACL_POLICY", acl.toString(),
+                "HUB_MESSAGE_AUTH_NONCE_CACHE", Integer.toString(NONCE_CACHE),
+                // paranoid turns the per-principal ingress quota on (100 events a minute by default)
+                "HUB_INGRESS_QUOTA_MAX_EVENTS", "1000000000", "HUB_INGRESS_QUOTA_MAX_BYTES", "1000000000000");
+    }
+
+    private static Path ownerOnly(Path file, String text) throws java.io.IOException {
+        Files.writeString(file, text);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    private static String clientName(int i) {
+        return "bench/c" + i + "-" + ProcessHandle.current().pid();
+    }
+
+    private static String kid(String name) {
+        return "k-" + name.replace('/', '-');
+    }
+
+    private static String secret(String name) {
+        return "claim-bench-secret-" + Integer.toHexString(name.hashCode()) + "-" + TOKEN.substring(TOKEN.length() - 6);
     }
 
     /**
@@ -73,13 +150,14 @@ class ClaimBench {
         if (EXTERNAL_PORT <= 0) {
             throw new IllegalArgumentException("set -Dbench.port (and -Dbench.pid for the CPU figure)");
         }
-        measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L));
+        measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L), false);
     }
 
-    private static void measure(URI uri, long hubPid) throws Exception {
+    private static Result measure(URI uri, long hubPid, boolean paranoid) throws Exception {
         List<Client> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
-            clients.add(new Client(uri, "bench/c" + i + "-" + ProcessHandle.current().pid()));
+            String name = clientName(i);
+            clients.add(new Client(uri, name, paranoid ? new HmacSigner(kid(name), secret(name)) : null));
         }
         for (Client c : clients) {
             if (!c.registered.await(60, TimeUnit.SECONDS)) {
@@ -121,10 +199,12 @@ class ClaimBench {
             c.close();
         }
         double cpuMicrosPerPair = total == 0 ? 0 : cpuEnd.minus(cpuStart).toNanos() / 1000.0 / total;
-        System.out.printf("ClaimBench: %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
+        String posture = paranoid ? "paranoid" : "open";
+        System.out.printf("ClaimBench (%s): %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
                         + " pair latency %s; hub CPU %.0f us/pair; load average %s%n",
-                CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
+                posture, CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
                 new Percentiles(latencies, count).summary(), cpuMicrosPerPair, load);
+        return new Result(posture, total / (double) SECONDS, cpuMicrosPerPair, load);
     }
 
     /** One socket cycling {@link #WINDOW} disjoint tasks. */
@@ -141,18 +221,22 @@ class ClaimBench {
         long[] latencies = new long[1 << 16];
         int latencyCount;
         private final WebSocket socket;
+        /** Signs claims and releases on a paranoid hub; null on an open one. */
+        private final HmacSigner signer;
         private final StringBuilder partial = new StringBuilder();
         private CompletableFuture<WebSocket> sending;
         private volatile long warmEnd;
         private volatile long end;
 
-        Client(URI uri, String name) {
+        Client(URI uri, String name, HmacSigner signer) {
             this.name = name;
+            this.signer = signer;
             this.ownerField = "\"owner\":\"" + name + "\"";
             this.targetField = "\"target\":\"" + name + "\"";
             this.socket = HTTP.newWebSocketBuilder().buildAsync(uri, this).join();
             this.sending = CompletableFuture.completedFuture(socket);
-            send("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"sender\":\"" + name + "\"}");
+            send("{\"type\":\"heartbeat\",\"target\":\"System\",\"payload\":\"online\",\"sender\":\"" + name + "\""
+                    + (signer == null ? "" : ",\"token\":\"" + TOKEN + "\"") + "}");
         }
 
         void start(long warmEnd, long end) {
@@ -167,8 +251,22 @@ class ClaimBench {
         private void claim(int t) {
             claimSentAt[t] = System.nanoTime();
             String taskId = name.replace('/', '_') + "-" + t;
+            if (signer != null) {
+                send(signer.sign(JSON.createObjectBuilder().add("type", "claim").add("target", "System").add("task_id", taskId)
+                        .add("paths", JSON.createArrayBuilder().add("bench/" + taskId)).add("ttl_seconds", 600), name).toString());
+                return;
+            }
             send("{\"type\":\"claim\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId
                     + "\",\"paths\":[\"bench/" + taskId + "\"],\"ttl_seconds\":600}");
+        }
+
+        private void release(String taskId) {
+            if (signer != null) {
+                send(signer.sign(JSON.createObjectBuilder().add("type", "release").add("target", "System")
+                        .add("task_id", taskId), name).toString());
+                return;
+            }
+            send("{\"type\":\"release\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId + "\"}");
         }
 
         /** The JDK client allows one outstanding send per socket: chain them. */
@@ -229,7 +327,7 @@ class ClaimBench {
             }
             String taskId = field(frame, "task_id");
             if (granted) {
-                send("{\"type\":\"release\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId + "\"}");
+                release(taskId);
                 return;
             }
             int t = Integer.parseInt(taskId.substring(taskId.lastIndexOf('-') + 1));

@@ -4,10 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,10 +19,10 @@ import java.security.Signature;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.CanonicalJson;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -111,7 +108,7 @@ class IdentityBindingIT {
             try {
                 Signature signer = Signature.getInstance("Ed25519");
                 signer.initSign(pair.getPrivate());
-                signer.update(canonical(unsigned).getBytes(StandardCharsets.UTF_8));
+                signer.update(CanonicalJson.utf8(unsigned).getBytes(StandardCharsets.UTF_8));
                 String value = Base64.getEncoder().encodeToString(signer.sign());
                 return Json.createObjectBuilder(unsigned).add("signature", Json.createObjectBuilder(
                         unsigned.getJsonObject("signature")).add("value", value)).build().toString();
@@ -119,27 +116,6 @@ class IdentityBindingIT {
                 throw new IllegalStateException(e);
             }
         }
-    }
-
-    /** CJ-UTF8 of a frame of strings, integers and objects (all these tests send): sorted keys, no spaces, raw UTF-8. */
-    static String canonical(JsonValue value) {
-        if (value instanceof JsonObject object) {
-            StringBuilder out = new StringBuilder("{");
-            new TreeMap<>(object).forEach((k, v) -> out.append(out.length() > 1 ? "," : "")
-                    .append(quote(k)).append(':').append(canonical(v)));
-            return out.append('}').toString();
-        }
-        if (value instanceof JsonString s) {
-            return quote(s.getString());
-        }
-        if (value instanceof JsonNumber n && n.isIntegral()) {
-            return n.bigIntegerValue().toString();
-        }
-        throw new IllegalArgumentException("not used by these tests: " + value);
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
     }
 
     private static SynapseClient open(HubServer server, String name) {

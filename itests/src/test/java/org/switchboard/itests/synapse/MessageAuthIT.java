@@ -5,12 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
-import jakarta.json.JsonArray;
-import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,22 +15,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.switchboard.itests.support.HmacSigner;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -85,68 +77,11 @@ class MessageAuthIT {
         }
     }
 
-    // --- a client's side of §6.3: CJ-UTF8 of the frame without auth.value, HMAC-SHA256, lowercase hex ---
-
-    /** CJ-UTF8 for the values these tests send (strings, integers, arrays, objects, booleans, null). */
-    static String canonical(JsonValue value) {
-        StringBuilder out = new StringBuilder();
-        write(value, out);
-        return out.toString();
-    }
-
-    private static void write(JsonValue value, StringBuilder out) {
-        switch (value.getValueType()) {
-            case OBJECT -> {
-                out.append('{');
-                boolean first = true;
-                for (Map.Entry<String, JsonValue> e : new TreeMap<>(value.asJsonObject()).entrySet()) {
-                    if (!first) {
-                        out.append(',');
-                    }
-                    first = false;
-                    out.append(Json.createValue(e.getKey())).append(':');
-                    write(e.getValue(), out);
-                }
-                out.append('}');
-            }
-            case ARRAY -> {
-                out.append('[');
-                JsonArray array = value.asJsonArray();
-                for (int i = 0; i < array.size(); i++) {
-                    if (i > 0) {
-                        out.append(',');
-                    }
-                    write(array.get(i), out);
-                }
-                out.append(']');
-            }
-            case NUMBER -> out.append(((JsonNumber) value).bigIntegerValueExact());
-            case STRING -> out.append(Json.createValue(((JsonString) value).getString()));
-            default -> out.append(value);
-        }
-    }
-
-    static String hmac(String secret, String text) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return HexFormat.of().formatHex(mac.doFinal(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static long nonceCounter;
+    // --- a client's side of §6.3: support.HmacSigner (CJ-UTF8 without auth.value, HMAC-SHA256, lowercase hex) ---
 
     /** {@code frame} from {@code sender} with an {@code auth} by {@code kid}, MAC'd with {@code secret}, at {@code timestamp}. */
     static String signed(JsonObjectBuilder frame, String sender, String kid, String secret, long timestamp) {
-        JsonObject auth = Json.createObjectBuilder().add("alg", "hmac-sha256").add("kid", kid)
-                .add("nonce", "it-" + ProcessHandle.current().pid() + "-" + (++nonceCounter))
-                .add("sequence", nonceCounter).add("timestamp", timestamp).build();
-        JsonObject unsigned = frame.add("sender", sender).add("auth", auth).build();
-        String value = hmac(secret, canonical(unsigned));
-        return Json.createObjectBuilder(unsigned).add("auth", Json.createObjectBuilder(auth).add("value", value))
-                .build().toString();
+        return new HmacSigner(kid, secret).sign(frame, sender, timestamp).toString();
     }
 
     static String signed(JsonObjectBuilder frame, String sender, String kid) {

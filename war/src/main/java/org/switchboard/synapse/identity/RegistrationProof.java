@@ -5,9 +5,8 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
-import java.security.PublicKey;
 import java.util.Base64;
-import org.switchboard.crypto.CryptoFormatException;
+import org.switchboard.crypto.Ed25519Verifier;
 import org.switchboard.crypto.NodeKeys;
 import org.switchboard.json.Jsons;
 import org.switchboard.synapse.wire.NonCanonicalException;
@@ -99,17 +98,7 @@ public final class RegistrationProof {
         if (!envelope.wellFormed() || rawPublicKey == null) {
             return false;
         }
-        byte[] message = signedBytes(frame);
-        if (message == null) {
-            return false;
-        }
-        PublicKey key;
-        try {
-            key = NodeKeys.ed25519PublicKey(rawPublicKey);
-        } catch (CryptoFormatException e) {
-            return false;
-        }
-        return NodeKeys.verify(key, message, envelope.value());
+        return Ed25519Verifier.verify(rawPublicKey, signedBytes(frame), envelope.value());
     }
 
     /** Standard or URL-safe base64, padding optional; null when not base64. */

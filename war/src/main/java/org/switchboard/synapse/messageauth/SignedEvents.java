@@ -4,14 +4,9 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.KeyFactory;
-import java.security.PublicKey;
-import java.security.Signature;
-import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
+import org.switchboard.crypto.Ed25519Verifier;
 import org.switchboard.synapse.wire.NonCanonicalException;
 import org.switchboard.synapse.wire.SynapseCanonicalJson;
 
@@ -25,8 +20,6 @@ import org.switchboard.synapse.wire.SynapseCanonicalJson;
  */
 public final class SignedEvents {
 
-    /** DER prefix of an X.509 SubjectPublicKeyInfo for a raw 32-byte Ed25519 key (RFC 8410). */
-    private static final byte[] X509_PREFIX = {0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00};
     private static final int MAX_DOMAIN_BYTES = 128;
 
     private final SignedEventTrust trust;
@@ -107,36 +100,16 @@ public final class SignedEvents {
     public static byte[] signedBytes(JsonObject frame, String domain) {
         byte[] canonical = SynapseCanonicalJson.utf8(MacInput.withoutMember(frame, "signature", "value"))
                 .getBytes(StandardCharsets.UTF_8);
-        if (domain == null) {
-            return canonical;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(canonical.length + domain.length() + 1);
-        out.writeBytes(domain.getBytes(StandardCharsets.US_ASCII));
-        out.write(0);
-        out.writeBytes(canonical);
-        return out.toByteArray();
-    }
-
-    /** The JDK public key for a raw 32-byte Ed25519 key. */
-    public static PublicKey publicKey(byte[] raw) throws GeneralSecurityException {
-        byte[] der = new byte[X509_PREFIX.length + raw.length];
-        System.arraycopy(X509_PREFIX, 0, der, 0, X509_PREFIX.length);
-        System.arraycopy(raw, 0, der, X509_PREFIX.length, raw.length);
-        return KeyFactory.getInstance("Ed25519").generatePublic(new X509EncodedKeySpec(der));
+        return domain == null ? canonical : Ed25519Verifier.domainPrefixed(domain, canonical);
     }
 
     private static boolean verifyBytes(JsonObject frame, byte[] publicKey, String domain) {
-        if (publicKey == null || publicKey.length != 32 || !(frame.get("signature") instanceof JsonObject sig)
-                || !(sig.get("value") instanceof JsonString value)) {
+        if (!(frame.get("signature") instanceof JsonObject sig) || !(sig.get("value") instanceof JsonString value)) {
             return false;
         }
         try {
-            byte[] signature = Base64.getDecoder().decode(value.getString());
-            Signature verifier = Signature.getInstance("Ed25519");
-            verifier.initVerify(publicKey(publicKey));
-            verifier.update(signedBytes(frame, domain));
-            return verifier.verify(signature);
-        } catch (GeneralSecurityException | IllegalArgumentException | NonCanonicalException e) {
+            return Ed25519Verifier.verify(publicKey, signedBytes(frame, domain), Base64.getDecoder().decode(value.getString()));
+        } catch (IllegalArgumentException | NonCanonicalException e) {
             return false;
         }
     }
