@@ -9,9 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -62,6 +60,8 @@ public final class GovernanceService {
     static final long GUARD_BYTES = 256L * 1024;
     static final double GUARD_WINDOW_SECONDS = 60;
     static final int GUARD_MAX_PRINCIPALS = 4096;
+    /** Keyed guard denials whose acknowledgement a retry can still replay ([OURS]: the most recent 65,536). */
+    static final int GUARD_ACKS_KEPT = 65_536;
 
     private static final Logger LOG = Logger.getLogger(GovernanceService.class.getName());
     private static final long APPEND_SECONDS = 30;
@@ -80,7 +80,7 @@ public final class GovernanceService {
     private final SlidingWindow guardWindow = new SlidingWindow(GUARD_EVENTS, GUARD_BYTES, GUARD_WINDOW_SECONDS,
             GUARD_MAX_PRINCIPALS);
     // key: SHA-256 of the operation key (sender NUL guard_denial NUL idem_key), as the journal row holds it
-    private final Map<String, GuardAck> guardAcks = new ConcurrentHashMap<>();
+    private final RecentAcks<GuardAck> guardAcks = new RecentAcks<>(GUARD_ACKS_KEPT);
     private volatile EnrollmentOverlay overlay = new EnrollmentOverlay(java.util.List.of());
     private volatile String overlayFault;
 

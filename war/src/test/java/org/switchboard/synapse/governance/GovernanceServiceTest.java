@@ -24,16 +24,17 @@ import org.switchboard.synapse.TestHub;
 import org.switchboard.synapse.acl.AclLayer;
 import org.switchboard.synapse.acl.AclPolicy;
 import org.switchboard.synapse.acl.RoleGrants;
+import org.switchboard.synapse.identity.TestKeys;
 
 /** The governed verbs through the hub's pipeline (§7.1, §7.2, §7.3, §7.5): journal rows, effects, evictions, notices. */
 class GovernanceServiceTest {
 
-    static final Keys ADMIN = new Keys(1);
-    static final Keys EVE = new Keys(40);
-    static final Keys WORKER = new Keys(80);
-    static final Keys OTHER = new Keys(120);
-    static final Keys BOB = new Keys(160);
-    static final Keys BOB2 = new Keys(200);
+    static final TestKeys ADMIN = new TestKeys(1);
+    static final TestKeys EVE = new TestKeys(40);
+    static final TestKeys WORKER = new TestKeys(80);
+    static final TestKeys OTHER = new TestKeys(120);
+    static final TestKeys BOB = new TestKeys(160);
+    static final TestKeys BOB2 = new TestKeys(200);
 
     static JsonObject json(String text) {
         return Jsons.PROVIDER.createReader(new StringReader(text)).readObject();
@@ -43,7 +44,7 @@ class GovernanceServiceTest {
         AclLayer.of(test.hub.context()).install(AclPolicy.parse(json("{\"rules\":[" + rules + "]}")), false, grants);
     }
 
-    static TestHub.Client signed(TestHub test, String name, Keys key, String keyId, String token) {
+    static TestHub.Client signed(TestHub test, String name, TestKeys key, String keyId, String token) {
         TestHub.Client client = test.connect(name);
         JsonObjectBuilder heartbeat = TestHub.frame("heartbeat", "System", "online").add("sender", name);
         if (token != null) {
@@ -151,7 +152,7 @@ class GovernanceServiceTest {
         }
     };
 
-    static JsonObjectBuilder enrol(String name, String keyId, Keys key, String expected) {
+    static JsonObjectBuilder enrol(String name, String keyId, TestKeys key, String expected) {
         JsonObjectBuilder f = TestHub.frame("identity_enroll", "System", "").add("name", name).add("key_id", keyId)
                 .add("public_key", key.publicBase64()).add("reason", "new laptop");
         return expected == null ? f : f.add("expected_key_id", expected);

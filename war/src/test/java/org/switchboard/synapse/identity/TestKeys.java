@@ -11,13 +11,13 @@ import org.switchboard.crypto.NodeKeys;
 import org.switchboard.json.Jsons;
 
 /** Fixed Ed25519 keys (seed bytes {@code first, first+1, …}) and a v1 registration-proof signer for the tests. */
-final class TestKeys {
+public final class TestKeys {
 
     final byte[] seed = new byte[32];
     final PrivateKey privateKey;
-    final byte[] publicKey;
+    public final byte[] publicKey;
 
-    TestKeys(int first) {
+    public TestKeys(int first) {
         for (int i = 0; i < 32; i++) {
             seed[i] = (byte) (first + i);
         }
@@ -36,12 +36,12 @@ final class TestKeys {
         }
     }
 
-    String publicBase64() {
+    public String publicBase64() {
         return Base64.getEncoder().encodeToString(publicKey);
     }
 
     /** {@code frame} plus identity_public_key and a v1 signature by this key under {@code keyId}. */
-    JsonObject sign(JsonObject frame, String keyId) {
+    public JsonObject sign(JsonObject frame, String keyId) {
         JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder(frame).add("identity_public_key", publicBase64())
                 .add("signature", Jsons.PROVIDER.createObjectBuilder().add("version", 1).add("key_id", keyId)
                         .add("algorithm", "ed25519"));
