@@ -11,3 +11,16 @@ CREATE TABLE federation_inbound (
     received_at double precision NOT NULL,
     CONSTRAINT federation_inbound_pkey PRIMARY KEY (ledger_key)
 );
+
+-- attachment_peer_audit: the private owner audit of peer attachment requests (synapse-advanced §5.4),
+-- the latest 256 rows (older ones deleted in the transaction of each insert).
+CREATE TABLE attachment_peer_audit (
+    sequence_no bigint NOT NULL,
+    read_at double precision NOT NULL,
+    recipient VARCHAR(128) NOT NULL,
+    scope VARCHAR(128) NOT NULL,
+    digest VARCHAR(64) NOT NULL,
+    action VARCHAR(8) NOT NULL,
+    allowed boolean NOT NULL,
+    CONSTRAINT attachment_peer_audit_pkey PRIMARY KEY (sequence_no)
+);

@@ -17,13 +17,15 @@ public final class FederationHandler implements VerbHandler {
 
     @Override
     public Set<String> types() {
-        return Set.of("multihub_message_forward");
+        return Set.of("multihub_message_forward", "attachment_peer_request", "spend_request");
     }
 
     @Override
     public void handle(InboundFrame in, SynapseContext context) {
         switch (in.type()) {
             case "multihub_message_forward" -> federation.forward(in.connection(), in.frame());
+            case "attachment_peer_request" -> federation.peerReads().handle(in.connection(), in.frame());
+            case "spend_request" -> federation.spend().handle(in.connection(), in.frame());
             default -> { }
         }
     }

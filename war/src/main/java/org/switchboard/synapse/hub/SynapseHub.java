@@ -85,12 +85,8 @@ public final class SynapseHub implements RegistrationHooks {
         this.governance = new org.switchboard.synapse.governance.GovernanceService(ctx, registration.leases());
         dispatcher.register(new org.switchboard.synapse.governance.GovernanceHandler(governance));
         // the receiving side of cross-hub features (synapse-advanced §4.5; issue 18)
-        this.federation = new org.switchboard.synapse.federation.FederationService(ctx,
-                org.switchboard.synapse.federation.FederationService.policySource(settings.multihubPolicy()),
-                new org.switchboard.synapse.federation.receive.ForwardReceiver(ctx, chat,
-                        org.switchboard.synapse.federation.receive.InboundLedgers.resolve(), () -> corruptRows,
-                        delivery::sessionsSnapshot,
-                        org.switchboard.synapse.federation.receive.ForwardedDelivery.unsupported()));
+        this.federation = new org.switchboard.synapse.federation.FederationService(ctx, chat, delivery,
+                attachments::store, () -> corruptRows);
         dispatcher.register(new org.switchboard.synapse.federation.FederationHandler(federation));
     }
 

@@ -1,10 +1,7 @@
-package org.switchboard.synapse.federation;
+package org.switchboard.synapse.federation.policy;
 
 import java.util.Locale;
 import org.switchboard.synapse.Connection;
-import org.switchboard.synapse.federation.policy.MultihubPolicy;
-import org.switchboard.synapse.federation.policy.PolicyChecks;
-import org.switchboard.synapse.federation.policy.PolicySource;
 
 /**
  * Decides whether a connection is a proven peer hub (synapse-advanced §4.3, §4.5 step 1), afresh
