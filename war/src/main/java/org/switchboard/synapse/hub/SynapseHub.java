@@ -54,6 +54,7 @@ public final class SynapseHub implements RegistrationHooks {
     private volatile int corruptRows;
     private final AttachmentService attachments;
     private final org.switchboard.synapse.governance.GovernanceService governance;
+    private final org.switchboard.synapse.federation.FederationService federation;
 
     /**
      * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
@@ -83,6 +84,15 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new AttachmentHandler(attachments));
         this.governance = new org.switchboard.synapse.governance.GovernanceService(ctx, registration.leases());
         dispatcher.register(new org.switchboard.synapse.governance.GovernanceHandler(governance));
+        // the receiving side of cross-hub features (synapse-advanced §4.5; issue 18)
+        this.federation = new org.switchboard.synapse.federation.FederationService(ctx, chat, delivery,
+                attachments::store, () -> corruptRows);
+        dispatcher.register(new org.switchboard.synapse.federation.FederationHandler(federation));
+    }
+
+    /** The receiving side of cross-hub features (synapse-advanced §4.5, §5.3, §7.4). */
+    public org.switchboard.synapse.federation.FederationService federation() {
+        return federation;
     }
 
     private static String resolveHubId(SynapseSettings settings, Journal journal) {
