@@ -35,15 +35,16 @@ class FederationReceiveIT {
     private static HubServer hub;
     private static Path dir;
     private static String spendLedger;
+    private static final String POLICY = """
+            {"version":1,"grants":[
+              {"sender":"hub-a","namespace":"ACME","verbs":["message","read","spend"]},
+              {"sender":"hub-r","namespace":"ACME","verbs":["read"]}]}
+            """;
 
     @BeforeAll
     static void start() throws Exception {
         dir = Files.createTempDirectory("federation-it");
-        String policy = ownerOnly(dir.resolve("multihub.json"), """
-                {"version":1,"grants":[
-                  {"sender":"hub-a","namespace":"ACME","verbs":["message","read","spend"]},
-                  {"sender":"hub-r","namespace":"ACME","verbs":["read"]}]}
-                """);
+        String policy = ownerOnly(dir.resolve("multihub.json"), POLICY);
         spendLedger = ownerOnly(dir.resolve("spend.json"),
                 "{\"version\":1,\"pools\":[{\"pool_id\":\"gpu\",\"window\":\"2026-12\",\"capacity\":\"10.05\"}]}");
         hub = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_MULTIHUB_POLICY", policy, "HUB_SPEND_LEDGER", spendLedger));
@@ -265,5 +266,25 @@ class FederationReceiveIT {
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body();
         assertTrue(metrics.contains("synapse_federation_forwards_received_total{kind=\"who\",outcome=\"accepted\"}"), metrics);
         assertTrue(metrics.contains("synapse_federation_peer_attachment_requests_total{decision=\"denied\"}"), metrics);
+    }
+
+    @Test
+    void aRevokedGrantStopsTheNextForwardOnTheSameSocket() throws Exception {
+        Path policy = dir.resolve("multihub.json");
+        try (SynapseClient peer = login("hub-a", 5)) {
+            peer.send(forward(id("rv"), "who", "ACME/alice", null, Json.createObjectBuilder()).build());
+            assertEquals("accepted", peer.expectType("multihub_message_result").getString("disposition"));
+            ownerOnly(policy, POLICY.replace("\"verbs\":[\"message\",\"read\",\"spend\"]}",
+                    "\"verbs\":[\"message\",\"read\",\"spend\"],\"revoked\":true}"));
+            Files.setLastModifiedTime(policy, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 2000));
+            peer.send(forward(id("rv"), "who", "ACME/alice", null, Json.createObjectBuilder()).build());
+            JsonObject refused = peer.expect(f -> "error".equals(f.getString("type", ""))
+                    || "multihub_message_result".equals(f.getString("type", "")), WAIT);
+            assertEquals("error", refused.getString("type"), refused.toString());
+            assertEquals("Hub-to-hub frames are served only to a granted peer hub", refused.getString("payload"));
+        } finally {
+            ownerOnly(policy, POLICY);
+            Files.setLastModifiedTime(policy, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 4000));
+        }
     }
 }
