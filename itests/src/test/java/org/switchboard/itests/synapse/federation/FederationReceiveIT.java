@@ -187,12 +187,8 @@ class FederationReceiveIT {
                 .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")));
         String incarnation = builder.expectType("delivery_session").getString("incarnation");
         try (builder) {
-            String requestId = id("rq");
-            JsonObjectBuilder body = Json.createObjectBuilder().add("payload", "").add("protocol_version", 3)
-                    .add("request_id", requestId).add("idempotency_key", "ik-" + requestId)
-                    .add("target_incarnation", incarnation).add("mode", "follow_up").add("task_id", "T-7")
-                    .add("body", "please rebuild").add("deadline", System.currentTimeMillis() / 1000.0 + 600);
-            JsonObject r = exchange("hub-a", 5, forward(id("dr"), "delivery_request", "ACME/planner", "ACME/builder", body));
+            JsonObject r = exchange("hub-a", 5, forward(id("dr"), "delivery_request", "ACME/planner", "ACME/builder",
+                    requestBody(incarnation, "follow_up")));
             assertEquals("accepted", r.getString("disposition"), r.toString());
             JsonObject status = r.getJsonObject("result").getJsonObject("status");
             String key = status.getString("operation_key");
@@ -204,9 +200,18 @@ class FederationReceiveIT {
             assertEquals("accepted", read.getString("disposition"), read.toString());
             assertEquals(key, read.getJsonObject("result").getJsonObject("status").getString("operation_key"));
             JsonObject steer = exchange("hub-a", 5, forward(id("st"), "delivery_request", "ACME/planner", "ACME/builder",
-                    body.add("request_id", id("rq")).add("mode", "steer")));
+                    requestBody(incarnation, "steer")));
             assertEquals("unauthorised_requester", steer.getString("reason_code"), steer.toString());
         }
+    }
+
+    /** A fresh delivery_request body (a builder is emptied by build(), so each forward gets its own). */
+    static JsonObjectBuilder requestBody(String incarnation, String mode) {
+        String requestId = id("rq");
+        return Json.createObjectBuilder().add("payload", "").add("protocol_version", 3)
+                .add("request_id", requestId).add("idempotency_key", "ik-" + requestId)
+                .add("target_incarnation", incarnation).add("mode", mode).add("task_id", "T-7")
+                .add("body", "please rebuild").add("deadline", System.currentTimeMillis() / 1000.0 + 600);
     }
 
     static JsonObjectBuilder reserve(String key, String amount) {
