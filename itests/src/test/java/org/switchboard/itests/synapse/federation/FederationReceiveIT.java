@@ -184,7 +184,7 @@ class FederationReceiveIT {
         SynapseClient builder = SynapseClient.connect(hub.webSocketUri(), "ACME/builder");
         builder.send(SynapseClient.frame("heartbeat", "System", "online").add("token", TOKEN).add("protocol_version", 3)
                 .add("delivery_session_token", session)
-                .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")));
+                .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native").add("steer", "native")));
         String incarnation = builder.expectType("delivery_session").getString("incarnation");
         try (builder) {
             JsonObject r = exchange("hub-a", 5, forward(id("dr"), "delivery_request", "ACME/planner", "ACME/builder",
