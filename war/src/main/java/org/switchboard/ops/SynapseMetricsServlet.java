@@ -92,6 +92,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         messageAuth(out, counters);
         aclDenials(out, counters);
         governedVerbs(out, counters);
+        federation(out, hub.federation());
         containerShortcuts(out);
         byte[] body = out.toString().getBytes(StandardCharsets.UTF_8);
         // the whole body in the response buffer: written past the buffer (8 KiB) on a request that offered
@@ -101,6 +102,33 @@ public class SynapseMetricsServlet extends HttpServlet {
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
+    }
+
+    /** The receiving side of cross-hub features (issue 18): forwards, peer attachment reads, spend requests. */
+    private static void federation(StringBuilder out, org.switchboard.synapse.federation.FederationService federation) {
+        out.append("# HELP synapse_federation_forwards_received_total Forwards received by kind and disposition or reason_code.\n")
+                .append("# TYPE synapse_federation_forwards_received_total counter\n");
+        new java.util.TreeMap<>(federation.receiver().counts()).forEach((key, n) -> {
+            String[] parts = key.split(" ", 2);
+            out.append("synapse_federation_forwards_received_total{kind=\"").append(parts[0]).append("\",outcome=\"")
+                    .append(parts[1]).append("\"} ").append(n.sum()).append('\n');
+        });
+        counter(out, "synapse_federation_not_peer_total", "Hub-to-hub forwards refused: not a proven granted peer.",
+                federation.notPeerRefusals());
+        out.append("# HELP synapse_federation_peer_attachment_requests_total Peer attachment requests by decision.\n")
+                .append("# TYPE synapse_federation_peer_attachment_requests_total counter\n");
+        for (String decision : new String[] {"allowed", "denied"}) {
+            java.util.concurrent.atomic.LongAdder n = federation.peerReads().counts().get(decision);
+            out.append("synapse_federation_peer_attachment_requests_total{decision=\"").append(decision).append("\"} ")
+                    .append(n == null ? 0 : n.sum()).append('\n');
+        }
+        out.append("# HELP synapse_spend_requests_total spend_request by action and result.\n")
+                .append("# TYPE synapse_spend_requests_total counter\n");
+        new java.util.TreeMap<>(federation.spend().counts()).forEach((key, n) -> {
+            String[] parts = key.split(" ", 2);
+            out.append("synapse_spend_requests_total{action=\"").append(parts[0]).append("\",result=\"")
+                    .append(parts[1]).append("\"} ").append(n.sum()).append('\n');
+        });
     }
 
     /** Session-bound delivery: open requests by stage, offers pending, sweeps, refusals by reason code. */

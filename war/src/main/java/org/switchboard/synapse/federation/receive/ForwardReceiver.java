@@ -95,8 +95,10 @@ public final class ForwardReceiver {
             }
             return r;
         }).thenApplyAsync(r -> {
-            if (r.isAccepted() && !rememberAccepted(origin, forward, r)) {
-                return r; // recorded by nobody: the peer retries and the retry routes again (at least once)
+            // only accepted chats and requests are remembered (§4.5 step 5); reads and the cancel (idempotent by
+            // its mutation_id) are answered afresh. A failed write leaves it unremembered: a retry routes again.
+            if (r.isAccepted() && forward.targeted()) {
+                rememberAccepted(origin, forward, r);
             }
             return r;
         }, ctx.blocking()).thenCompose(r -> {
@@ -107,14 +109,12 @@ public final class ForwardReceiver {
         });
     }
 
-    private boolean rememberAccepted(String origin, ForwardFrame forward, ForwardResult r) {
+    private void rememberAccepted(String origin, ForwardFrame forward, ForwardResult r) {
         try {
             ledger.record(new InboundLedger.Entry(origin, forward.forwardId(), forward.kind(), forward.digest(),
                     r.result(), ctx.frames().now()));
-            return true;
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "inbound ledger write failed for a forward from " + origin, e);
-            return false;
         }
     }
 

@@ -10,10 +10,4 @@ public interface ForwardedDelivery {
     /** Acts on one decoded delivery-kind forward; {@code degraded} is the journal-recovery state. */
     CompletableFuture<ForwardResult> forward(ForwardReceiver receiver, Connection peer, String origin,
                                              MultihubPolicy policy, ForwardFrame forward, boolean degraded);
-
-    /** A hub without the delivery profile: every delivery kind refused {@code unsupported_profile}. */
-    static ForwardedDelivery unsupported() {
-        return (receiver, peer, origin, policy, forward, degraded) ->
-                ForwardReceiver.done(ForwardResult.refused("unsupported_profile", ""));
-    }
 }
