@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -14,12 +15,13 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
-import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
@@ -93,6 +95,35 @@ public final class HubServer implements AutoCloseable {
     /** Starts a hub with embedded defaults. */
     public static HubServer start() {
         return start(Map.of());
+    }
+
+    /**
+     * Starts one hub per environment, booting them side by side (a boot mostly waits on one core, and the
+     * machine has two); returns them in the order given. If one fails to start, the others are stopped.
+     */
+    public static List<HubServer> startAll(List<Map<String, String>> envs) {
+        List<CompletableFuture<HubServer>> boots = new ArrayList<>();
+        for (Map<String, String> env : envs) {
+            boots.add(CompletableFuture.supplyAsync(() -> start(env), runnable -> {
+                Thread boot = new Thread(runnable, "hub-boot");
+                boot.setDaemon(true);
+                boot.start();
+            }));
+        }
+        List<HubServer> hubs = new ArrayList<>();
+        RuntimeException failure = null;
+        for (CompletableFuture<HubServer> boot : boots) {
+            try {
+                hubs.add(boot.join());
+            } catch (CompletionException e) {
+                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+        if (failure != null) {
+            hubs.forEach(HubServer::close);
+            throw failure;
+        }
+        return hubs;
     }
 
     /**

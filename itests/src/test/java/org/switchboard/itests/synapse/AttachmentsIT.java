@@ -72,11 +72,10 @@ class AttachmentsIT {
     @BeforeAll
     static void start() throws Exception {
         attachmentsDir = Files.createTempDirectory("attachments-it").resolve("store");
-        hub = HubServer.start(Map.of("HUB_ATTACHMENTS_DIR", attachmentsDir.toString()));
         // the full §3.1 posture; createTempDirectory is owner-only, as the store requires of its parent
         Path dir = Files.createTempDirectory("attachments-it-secure");
         secureStore = dir.resolve("store");
-        secure = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_ATTACHMENTS_DIR", secureStore.toString(),
+        Map<String, String> secureEnv = HubServer.env("HUB_TOKEN", TOKEN, "HUB_ATTACHMENTS_DIR", secureStore.toString(),
                 "HUB_IDENTITY_TRUST", ownerOnlyPath(dir.resolve("trust.json"), "{\"keys\":[{\"key_id\":\"acme-key\","
                         + "\"public_key\":\"" + ACME_KEY.publicBase64() + "\",\"senders\":[\"ACME/alice\",\"ACME/bob\","
                         + "\"ACME/old\"],\"projects\":[\"ACME\"]}]}"),
@@ -94,7 +93,11 @@ class AttachmentsIT {
                 // bob passes the ACL but holds no role grant
                 "HUB_ROLE_GRANTS", ownerOnlyPath(dir.resolve("grants.json"), "{\"grants\":["
                         + "{\"role\":\"ACME/attachment-write\",\"identities\":[\"ACME/alice\",\"ACME/old\"]},"
-                        + "{\"role\":\"ACME/attachment-read\",\"identities\":[\"ACME/alice\",\"ACME/old\"]}]}")));
+                        + "{\"role\":\"ACME/attachment-read\",\"identities\":[\"ACME/alice\",\"ACME/old\"]}]}"));
+        // both hubs boot side by side
+        List<HubServer> hubs = HubServer.startAll(List.of(Map.of("HUB_ATTACHMENTS_DIR", attachmentsDir.toString()), secureEnv));
+        hub = hubs.get(0);
+        secure = hubs.get(1);
     }
 
     @AfterAll
