@@ -98,8 +98,8 @@ public final class HubServer implements AutoCloseable {
     }
 
     /**
-     * Starts one hub per environment, booting them side by side (a boot mostly waits on one core, and the
-     * machine has two); returns them in the order given. If one fails to start, the others are stopped.
+     * Starts one hub per environment, booting them side by side rather than one after the other (the CI
+     * machine has two cores); returns them in the order given. If one fails to start, the others are stopped.
      */
     public static List<HubServer> startAll(List<Map<String, String>> envs) {
         List<CompletableFuture<HubServer>> boots = new ArrayList<>();
