@@ -10,13 +10,11 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.StringReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,12 +24,12 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.redsyn.RedsynClient;
 import org.switchboard.itests.redsyn.Relay;
+import org.switchboard.itests.support.HubLog;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -46,8 +44,6 @@ class FuzzIT {
     private static final long SEED = Long.getLong("fuzz.seed", System.currentTimeMillis());
     private static final int COUNT = Integer.getInteger("fuzz.count", 3000);
     private static final int WORKERS = 2;
-    private static final Pattern STACK_FRAME = Pattern.compile("^\\s+at [\\w$]+(\\.[\\w$<>]+)+\\(.*\\)\\s*$");
-    private static final Pattern CONTINUATION = Pattern.compile("^\\s+\\.\\.\\. \\d+ (more|common frames omitted)\\s*$");
     private static final String MARKER = "fuzz_marker";
 
     private static Relay relay;
@@ -361,32 +357,10 @@ class FuzzIT {
 
     // ---------------------------------------------------------------- hub log
 
-    /** Stack traces the hub logged while fuzzed, grouped by the exception line that heads them. */
+    /** Stack traces the hub logged while fuzzed, one failure per trace, named by the line that heads it. */
     private void scanLog(long from) throws IOException {
-        try (RandomAccessFile file = new RandomAccessFile(relay.hub.logFile().toFile(), "r")) {
-            file.seek(from);
-            byte[] bytes = new byte[(int) (file.length() - from)];
-            file.readFully(bytes);
-            String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n");
-            String head = null;
-            boolean inTrace = false;
-            for (int i = 0; i < lines.length; i++) {
-                if (inTrace && (lines[i].startsWith("Caused by:") || CONTINUATION.matcher(lines[i]).matches())) {
-                    continue; // the same trace goes on
-                }
-                if (STACK_FRAME.matcher(lines[i]).matches()) {
-                    if (!inTrace) {
-                        String exception = head == null ? "(no heading line)" : head.trim();
-                        fail("stack trace in the hub log", preview(exception) + " / " + lines[i].trim());
-                    }
-                    inTrace = true;
-                } else {
-                    inTrace = false;
-                    if (!lines[i].isBlank()) {
-                        head = lines[i];
-                    }
-                }
-            }
+        for (String trace : HubLog.stackTraces(HubLog.since(relay.hub.logFile(), from))) {
+            fail("stack trace in the hub log", trace);
         }
     }
 

@@ -9,12 +9,10 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.StringReader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -28,11 +26,11 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HmacSigner;
+import org.switchboard.itests.support.HubLog;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -70,7 +68,6 @@ class SignedFuzzIT {
     private static final HmacSigner MALLORY_OLD = new HmacSigner("k-mallory-old", "mallory-revoked-secret-9e0b");
     private static final HmacSigner ALICE_KEY = new HmacSigner("k-alice", "alice-hmac-secret-b7a2");
     private static final List<String> HELD = List.of("fz-held-0", "fz-held-1", "fz-held-2", "fz-held-3");
-    private static final Pattern STACK_FRAME = Pattern.compile("^\\s+at [\\w$]+(\\.[\\w$<>]+)+\\(.*\\)\\s*$");
     // HTTP/1.1 as the other ITs: a POST offering an h2c upgrade never gets its body (Grizzly), a 500 after a timeout
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -670,19 +667,8 @@ class SignedFuzzIT {
 
     /** Stack traces in the hub log since {@code from}: any is a failure. */
     private void scanLog(long from) throws IOException {
-        try (RandomAccessFile file = new RandomAccessFile(hub.logFile().toFile(), "r")) {
-            file.seek(from);
-            byte[] bytes = new byte[(int) (file.length() - from)];
-            file.readFully(bytes);
-            String previous = "";
-            for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
-                if (STACK_FRAME.matcher(line).matches()) {
-                    fail("stack trace in the hub log", preview(previous) + " / " + line.trim());
-                }
-                if (!line.isBlank()) {
-                    previous = line;
-                }
-            }
+        for (String trace : HubLog.stackTraces(HubLog.since(hub.logFile(), from))) {
+            fail("stack trace in the hub log", trace);
         }
     }
 

@@ -18,7 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
@@ -31,14 +30,8 @@ class HubLaunchIT {
 
     @BeforeAll
     static void start() {
-        hub = HubServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (hub != null) {
-            hub.stop();
-        }
+        // the default hub shared with the other classes that only need a default hub (testing.md)
+        hub = HubServer.shared();
     }
 
     @Test

@@ -41,6 +41,8 @@ class RedsynExampleAgentIT {
     void stop() throws Exception {
         if (agent != null) {
             agent.stop();
+            // the loop is parked in a 25 s long poll; interrupting ends it now instead of when the poll does
+            loop.interrupt();
             loop.join(30_000);
         }
         if (relay != null) {

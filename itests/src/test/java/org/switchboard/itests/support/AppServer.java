@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -258,11 +257,7 @@ public abstract class AppServer implements AutoCloseable {
 
     /** Environment helper: {@code env("REDSYN_ADMIN_TOKEN", "s3cret")}. */
     public static Map<String, String> env(String... keyValues) {
-        Map<String, String> map = new HashMap<>();
-        for (int i = 0; i + 1 < keyValues.length; i += 2) {
-            map.put(keyValues[i], keyValues[i + 1]);
-        }
-        return map;
+        return HubServer.env(keyValues);
     }
 
     /** WildFly started as {@code standalone.sh -c switchboard.xml}; stopped with SIGTERM (graceful shutdown). */

@@ -3,7 +3,6 @@ package org.switchboard.itests.support;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -195,11 +194,7 @@ public final class ExternalServices {
     }
 
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return HubServer.freePort(); // claimed across the parallel failsafe forks
     }
 
     private static void sleep(long millis) {

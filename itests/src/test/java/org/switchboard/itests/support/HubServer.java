@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -14,8 +15,13 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
@@ -40,6 +46,8 @@ public final class HubServer implements AutoCloseable {
 
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    /** Hubs handed out by {@link #shared}, one per distinct environment, stopped when the test JVM exits. */
+    private static final Map<String, HubServer> SHARED = new HashMap<>();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Path dataDir;
@@ -53,6 +61,8 @@ public final class HubServer implements AutoCloseable {
     private final Map<String, String> services = new HashMap<>();
     private ExternalServices.Broker broker;
     private Process process;
+    /** True for a hub from {@link #shared}: several test classes use it, none may stop, kill or restart it. */
+    private boolean shared;
 
     private HubServer(Path dataDir, int port, Map<String, String> env) {
         this.dataDir = dataDir;
@@ -85,6 +95,96 @@ public final class HubServer implements AutoCloseable {
     /** Starts a hub with embedded defaults. */
     public static HubServer start() {
         return start(Map.of());
+    }
+
+    /**
+     * Starts one hub per environment, booting them side by side rather than one after the other (the CI
+     * machine has two cores); returns them in the order given. If one fails to start, the others are stopped.
+     */
+    public static List<HubServer> startAll(List<Map<String, String>> envs) {
+        List<CompletableFuture<HubServer>> boots = new ArrayList<>();
+        for (Map<String, String> env : envs) {
+            boots.add(CompletableFuture.supplyAsync(() -> start(env), runnable -> {
+                Thread boot = new Thread(runnable, "hub-boot");
+                boot.setDaemon(true);
+                boot.start();
+            }));
+        }
+        List<HubServer> hubs = new ArrayList<>();
+        RuntimeException failure = null;
+        for (CompletableFuture<HubServer> boot : boots) {
+            try {
+                hubs.add(boot.join());
+            } catch (CompletionException e) {
+                failure = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+        if (failure != null) {
+            hubs.forEach(HubServer::close);
+            throw failure;
+        }
+        return hubs;
+    }
+
+    /**
+     * A hub with the given environment shared by every test class of this JVM (failsafe fork) that asks for
+     * the same environment: started on first use, stopped when the JVM exits, so N classes pay one boot.
+     * Only for classes that do not depend on a fresh hub (no restart or kill, no absolute counters, no
+     * whole-log greps, names unique to the class); {@link #stop} and {@link #close} leave it running, and
+     * {@link #kill9}, {@link #restart} and {@link #terminate} refuse. See src/site/markdown/testing.md.
+     */
+    public static HubServer shared(Map<String, String> env) {
+        String key = new TreeMap<>(env).toString();
+        synchronized (SHARED) {
+            HubServer hub = SHARED.get(key);
+            if (hub != null && !hub.isAlive()) {
+                throw new IllegalStateException("the shared hub " + key + " has died; see " + hub.log);
+            }
+            if (hub == null) {
+                if (SHARED.isEmpty()) {
+                    Runtime.getRuntime().addShutdownHook(new Thread(HubServer::stopShared, "stop-shared-hubs"));
+                }
+                hub = start(env);
+                hub.shared = true;
+                SHARED.put(key, hub);
+            }
+            return hub;
+        }
+    }
+
+    /** The shared hub with embedded defaults ({@link #shared(Map)}). */
+    public static HubServer shared() {
+        return shared(Map.of());
+    }
+
+    /** True for a hub from {@link #shared}. */
+    public boolean isShared() {
+        return shared;
+    }
+
+    /** At JVM exit: SIGTERM to every shared hub at once, then waits (all in parallel, so exit stays quick). */
+    private static void stopShared() {
+        List<HubServer> hubs;
+        synchronized (SHARED) {
+            hubs = new ArrayList<>(SHARED.values());
+        }
+        for (HubServer hub : hubs) {
+            if (hub.isAlive()) {
+                hub.process.toHandle().destroy();
+            }
+        }
+        for (HubServer hub : hubs) {
+            waitFor(hub.process);
+            if (hub.broker != null) {
+                hub.broker.close();
+            }
+        }
+    }
+
+    private void refuseIfShared(String what) {
+        if (shared) {
+            throw new IllegalStateException(what + " on a shared hub: a class that needs it starts its own (HubServer.start)");
+        }
     }
 
     public int port() {
@@ -144,6 +244,7 @@ public final class HubServer implements AutoCloseable {
 
     /** Kills the server process with SIGKILL (no shutdown hooks run) and waits for it to go. */
     public void kill9() {
+        refuseIfShared("kill9");
         if (process != null && process.isAlive()) {
             process.toHandle().destroyForcibly();
             waitFor(process);
@@ -152,6 +253,9 @@ public final class HubServer implements AutoCloseable {
 
     /** Stops the server with SIGTERM, as Ctrl-C or an orchestrator would, and waits for it to go. */
     public void stop() {
+        if (shared) {
+            return; // stopped at JVM exit, after the last class using it
+        }
         if (process != null && process.isAlive()) {
             process.toHandle().destroy();
             waitFor(process);
@@ -163,6 +267,7 @@ public final class HubServer implements AutoCloseable {
      * alive then is killed with SIGKILL and the returned duration is longer than {@code patience}.
      */
     public Duration terminate(Duration patience) {
+        refuseIfShared("terminate");
         if (process == null || !process.isAlive()) {
             return Duration.ZERO;
         }
@@ -182,6 +287,7 @@ public final class HubServer implements AutoCloseable {
 
     /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
     public void restart() {
+        refuseIfShared("restart");
         stop();
         launch();
     }
@@ -197,6 +303,9 @@ public final class HubServer implements AutoCloseable {
 
     @Override
     public void close() {
+        if (shared) {
+            return;
+        }
         stop();
         if (broker != null) {
             broker.close();
@@ -298,10 +407,30 @@ public final class HubServer implements AutoCloseable {
         return value;
     }
 
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    /**
+     * A free loopback port no other test JVM of this run has taken: failsafe runs IT classes in parallel forks,
+     * and a hub binds its port only seconds after the port is chosen, so each port handed out is also claimed
+     * as a file under {@code hub.workDir/ports} (atomic create; a port already claimed is skipped).
+     */
+    public static int freePort() {
+        Path claims = Path.of(System.getProperty("hub.workDir", "target/hubs")).resolve("ports");
+        try {
+            Files.createDirectories(claims);
+            for (int attempt = 0; ; attempt++) {
+                int port;
+                try (ServerSocket socket = new ServerSocket(0)) {
+                    socket.setReuseAddress(true);
+                    port = socket.getLocalPort();
+                }
+                try {
+                    Files.createFile(claims.resolve(Integer.toString(port)));
+                    return port;
+                } catch (FileAlreadyExistsException taken) {
+                    if (attempt > 1000) {
+                        throw new IllegalStateException("no unclaimed free port; clear " + claims);
+                    }
+                }
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -3,6 +3,7 @@ package org.switchboard.itests.synapse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.switchboard.itests.support.SecuredHub.ownerOnly;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -12,9 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.HexFormat;
@@ -24,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SecuredHub;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -56,7 +56,7 @@ class AclIT {
 
     @BeforeAll
     static void start() throws IOException {
-        Path dir = Files.createDirectories(Path.of("target", "acl-it"));
+        Path dir = SecuredHub.directory("acl-it");
         hub = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_METRICS_TOKEN", "acl-m-token",
                 "HUB_ACL_POLICY", ownerOnly(dir.resolve("policy.json"), POLICY).toAbsolutePath().toString(),
                 "HUB_REQUIRE_ACL", "true",
@@ -68,13 +68,6 @@ class AclIT {
         if (hub != null) {
             hub.stop();
         }
-    }
-
-    private static Path ownerOnly(Path file, String content) throws IOException {
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        return file;
     }
 
     private static SynapseClient login(String name, JsonObjectBuilder extra) {

@@ -3,6 +3,7 @@ package org.switchboard.itests.synapse;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.switchboard.itests.support.SecuredHub.ownerOnlyPath;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -71,29 +72,32 @@ class AttachmentsIT {
     @BeforeAll
     static void start() throws Exception {
         attachmentsDir = Files.createTempDirectory("attachments-it").resolve("store");
-        hub = HubServer.start(Map.of("HUB_ATTACHMENTS_DIR", attachmentsDir.toString()));
         // the full §3.1 posture; createTempDirectory is owner-only, as the store requires of its parent
         Path dir = Files.createTempDirectory("attachments-it-secure");
         secureStore = dir.resolve("store");
-        secure = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_ATTACHMENTS_DIR", secureStore.toString(),
-                "HUB_IDENTITY_TRUST", ownerOnly(dir.resolve("trust.json"), "{\"keys\":[{\"key_id\":\"acme-key\","
+        Map<String, String> secureEnv = HubServer.env("HUB_TOKEN", TOKEN, "HUB_ATTACHMENTS_DIR", secureStore.toString(),
+                "HUB_IDENTITY_TRUST", ownerOnlyPath(dir.resolve("trust.json"), "{\"keys\":[{\"key_id\":\"acme-key\","
                         + "\"public_key\":\"" + ACME_KEY.publicBase64() + "\",\"senders\":[\"ACME/alice\",\"ACME/bob\","
                         + "\"ACME/old\"],\"projects\":[\"ACME\"]}]}"),
                 "HUB_REQUIRE_IDENTITY_BINDING", "true",
-                "HUB_MESSAGE_AUTH_KEY_FILE", ownerOnly(dir.resolve("keys.json"), "{\"keys\":["
+                "HUB_MESSAGE_AUTH_KEY_FILE", ownerOnlyPath(dir.resolve("keys.json"), "{\"keys\":["
                         + "{\"kid\":\"att-alice\",\"secret\":\"" + ALICE_SECRET + "\",\"senders\":[\"ACME/alice\",\"ACME/old\"]},"
                         + "{\"kid\":\"att-bob\",\"secret\":\"" + BOB_SECRET + "\",\"senders\":[\"ACME/bob\"]}]}"),
                 "HUB_REQUIRE_MESSAGE_AUTH", "true",
                 // wide enough that a frame queued behind a busy 2-core machine is not refused as expired
                 "HUB_MESSAGE_AUTH_WINDOW_SECONDS", "300",
-                "HUB_ACL_POLICY", ownerOnly(dir.resolve("policy.json"), "{\"rules\":["
+                "HUB_ACL_POLICY", ownerOnlyPath(dir.resolve("policy.json"), "{\"rules\":["
                         + "{\"permission\":\"attachment-write\",\"target_kind\":\"attachment\",\"target_pattern\":\"ACME\",\"namespace\":\"ACME\"},"
                         + "{\"permission\":\"attachment-read\",\"target_kind\":\"attachment\",\"target_pattern\":\"ACME\",\"namespace\":\"ACME\"}]}"),
                 "HUB_REQUIRE_ACL", "true",
                 // bob passes the ACL but holds no role grant
-                "HUB_ROLE_GRANTS", ownerOnly(dir.resolve("grants.json"), "{\"grants\":["
+                "HUB_ROLE_GRANTS", ownerOnlyPath(dir.resolve("grants.json"), "{\"grants\":["
                         + "{\"role\":\"ACME/attachment-write\",\"identities\":[\"ACME/alice\",\"ACME/old\"]},"
-                        + "{\"role\":\"ACME/attachment-read\",\"identities\":[\"ACME/alice\",\"ACME/old\"]}]}")));
+                        + "{\"role\":\"ACME/attachment-read\",\"identities\":[\"ACME/alice\",\"ACME/old\"]}]}"));
+        // both hubs boot side by side
+        List<HubServer> hubs = HubServer.startAll(List.of(Map.of("HUB_ATTACHMENTS_DIR", attachmentsDir.toString()), secureEnv));
+        hub = hubs.get(0);
+        secure = hubs.get(1);
     }
 
     @AfterAll
@@ -103,12 +107,6 @@ class AttachmentsIT {
                 server.stop();
             }
         }
-    }
-
-    private static String ownerOnly(Path file, String content) throws IOException {
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        return file.toAbsolutePath().toString();
     }
 
     // --- a client of the secure hub: signed registration (§6.5), HMAC on every attachment frame (§6.3) ---

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.switchboard.itests.support.SecuredHub.ownerOnly;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -13,7 +14,6 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SecuredHub;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -61,7 +62,7 @@ class GovernedVerbsIT {
 
     @BeforeAll
     static void start() throws IOException {
-        dir = Files.createDirectories(Path.of("target", "governed-verbs-it"));
+        dir = SecuredHub.directory("governed-verbs-it");
         hub = HubServer.start(HubServer.env("HUB_TOKEN", TOKEN, "HUB_METRICS_TOKEN", "gov-m-token",
                 "HUB_ACL_POLICY", ownerOnly(dir.resolve("policy.json"), POLICY).toAbsolutePath().toString()));
     }
@@ -71,13 +72,6 @@ class GovernedVerbsIT {
         if (hub != null) {
             hub.stop();
         }
-    }
-
-    private static Path ownerOnly(Path file, String content) throws IOException {
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        return file;
     }
 
     private static Predicate<JsonObject> type(String type) {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -89,10 +89,8 @@ class PostureIT {
         teamReadiness = awaitOwnReadinessAnswer(teamProcess, teamPort, teamLog, patience);
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
+    private static int freePort() {
+        return HubServer.freePort(); // claimed across the parallel failsafe forks
     }
 
     private static Path write(Path file, String mode, String content) throws IOException {

@@ -10,7 +10,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
@@ -30,14 +29,8 @@ class StockClientFramesIT {
 
     @BeforeAll
     static void start() {
-        hub = HubServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (hub != null) {
-            hub.stop();
-        }
+        // the default hub shared with the other classes that only need a default hub (testing.md)
+        hub = HubServer.shared();
     }
 
     private static URI ws() {

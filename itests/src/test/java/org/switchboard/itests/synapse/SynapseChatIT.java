@@ -13,7 +13,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
@@ -32,14 +31,8 @@ class SynapseChatIT {
 
     @BeforeAll
     static void start() {
-        hub = HubServer.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (hub != null) {
-            hub.stop();
-        }
+        // the default hub shared with the other classes that only need a default hub (testing.md)
+        hub = HubServer.shared();
     }
 
     private static URI ws() {

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.switchboard.itests.support.SecuredHub.ownerOnly;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -41,6 +41,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.switchboard.itests.redsyn.Relay;
 import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SecuredHub;
 import org.switchboard.itests.support.SynapseClient;
 
 /**
@@ -83,8 +84,7 @@ class TlsIT {
 
     @BeforeAll
     static void start() throws Exception {
-        Path dir = Files.createDirectories(Path.of(System.getProperty("hub.workDir", "target/hubs"))
-                .resolve("tls-it-" + ProcessHandle.current().pid()));
+        Path dir = SecuredHub.directory("tls-it");
         Path keystore = dir.resolve("hub.p12");
         Files.deleteIfExists(keystore);
         keytool(keystore);
@@ -94,9 +94,7 @@ class TlsIT {
                 + "{\"kid\":\"k-bob\",\"secret\":\"" + HMAC_BOB + "\",\"senders\":[\"" + BOB + "\"]}]}");
         Path policy = ownerOnly(dir.resolve("policy.json"), POLICY);
         Path jmxPasswords = ownerOnly(dir.resolve("jmxremote.password"), "controlRole " + JMX_PASSWORD + "\n");
-        try (ServerSocket socket = new ServerSocket(0)) {
-            jmxPort = socket.getLocalPort();
-        }
+        jmxPort = HubServer.freePort();
         Map<String, String> env = HubServer.env(
                 "HUB_TLS_KEYSTORE", keystore.toAbsolutePath().toString(), "HUB_TLS_KEYSTORE_PASSWORD", TLS_PASSWORD,
                 "HUB_POSTURE", "paranoid", "HUB_TOKEN", TOKEN,
@@ -131,13 +129,6 @@ class TlsIT {
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0, "keytool: " + output);
-    }
-
-    private static Path ownerOnly(Path file, String content) throws IOException {
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, content, StandardCharsets.UTF_8);
-        return file;
     }
 
     private static SynapseClient login(String name) {
