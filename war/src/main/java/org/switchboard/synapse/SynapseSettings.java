@@ -53,7 +53,10 @@ public record SynapseSettings(
         String identityEnrollments,
         Set<String> identityEnrollNamespaces,
         int identityEnrollRateLimit,
-        int identityEnrollRateWindowSeconds) {
+        int identityEnrollRateWindowSeconds,
+        // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
+        int deliveryNotificationsMaxPerAudience,
+        int deliveryNotificationsMax) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
@@ -81,6 +84,11 @@ public record SynapseSettings(
     public long replyBudget() {
         return Math.max(MIN_REPLY_BYTES, maxReplyBytes);
     }
+
+    /** Default {@code hub.delivery-notifications-max-per-audience}. */
+    public static final int DEFAULT_DELIVERY_NOTIFICATIONS_MAX_PER_AUDIENCE = 10_000;
+    /** Default {@code hub.delivery-notifications-max}. */
+    public static final int DEFAULT_DELIVERY_NOTIFICATIONS_MAX = 100_000;
 
     /** A builder primed with the spec defaults (§19). */
     public static Builder builder() {
@@ -188,6 +196,12 @@ public record SynapseSettings(
         public Builder identityEnrollRateLimit(int v) { identityEnrollRateLimit = v; return this; }
         public Builder identityEnrollRateWindowSeconds(int v) { identityEnrollRateWindowSeconds = v; return this; }
 
+        // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
+        private int deliveryNotificationsMaxPerAudience = DEFAULT_DELIVERY_NOTIFICATIONS_MAX_PER_AUDIENCE;
+        private int deliveryNotificationsMax = DEFAULT_DELIVERY_NOTIFICATIONS_MAX;
+        public Builder deliveryNotificationsMaxPerAudience(int v) { deliveryNotificationsMaxPerAudience = v; return this; }
+        public Builder deliveryNotificationsMax(int v) { deliveryNotificationsMax = v; return this; }
+
         /** The immutable settings. */
         public SynapseSettings build() {
             return new SynapseSettings(configuredHubId, token, privateDirectedMessages, maxClients,
@@ -200,7 +214,8 @@ public record SynapseSettings(
                     identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds,
                     messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
                     messageAuthNonceCache, signedEventTrust,
-                    identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds);
+                    identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds,
+                    deliveryNotificationsMaxPerAudience, deliveryNotificationsMax);
         }
     }
 }

@@ -144,6 +144,7 @@ public class SynapseConfig {
                 .messageAuthNonceCache(messageAuthNonceCache).signedEventTrust(signedEventTrust.orElse("").trim())
                 .identityEnrollments(identityEnrollments.orElse("").trim()).identityEnrollNamespaces(enrollNamespaces())
                 .identityEnrollRateLimit(identityEnrollRateLimit).identityEnrollRateWindowSeconds(identityEnrollRateWindowSeconds)
+                .deliveryNotificationsMaxPerAudience(deliveryNotificationsMaxPerAudience).deliveryNotificationsMax(deliveryNotificationsMax)
                 .build();
     }
 
@@ -427,4 +428,14 @@ public class SynapseConfig {
      */
     @Inject @ConfigProperty(name = "hub.tls-native", defaultValue = "false")
     boolean tlsNative;
+
+    // ---- session-bound delivery: undelivered notifications (issue 16) ----
+
+    /** Stored delivery notifications kept for one audience that has not taken them; the oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.delivery-notifications-max-per-audience", defaultValue = "10000")
+    int deliveryNotificationsMaxPerAudience;
+
+    /** Stored delivery notifications kept for all audiences together; the oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.delivery-notifications-max", defaultValue = "100000")
+    int deliveryNotificationsMax;
 }
