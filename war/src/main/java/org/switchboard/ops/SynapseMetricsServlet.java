@@ -144,6 +144,11 @@ public class SynapseMetricsServlet extends HttpServlet {
             out.append("synapse_delivery_refused_total{reason_code=\"").append(code).append("\"} ")
                     .append(refused.getOrDefault(code, 0L)).append('\n');
         }
+        gauge(out, "synapse_delivery_notifications_pending",
+                "Stored delivery notifications (status changes, cancel notices) no socket of their audience has taken yet.",
+                delivery.notificationsPending());
+        counter(out, "synapse_delivery_notifications_dropped_total",
+                "Undelivered delivery notifications dropped at the per-audience or total bound.", delivery.notificationsDropped());
         gauge(out, "synapse_delivery_quarantined_rows", "Delivery journal rows that could not be decoded at start-up.", delivery.quarantined());
     }
 

@@ -57,7 +57,10 @@ public record SynapseSettings(
         // cross-hub receiving side (synapse-advanced §4.5, §5.3, §7.4)
         String multihubPolicy,
         String attachmentRecipientPolicy,
-        String spendLedger) {
+        String spendLedger,
+        // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
+        int deliveryNotificationsMaxPerAudience,
+        int deliveryNotificationsMax) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
@@ -85,6 +88,11 @@ public record SynapseSettings(
     public long replyBudget() {
         return Math.max(MIN_REPLY_BYTES, maxReplyBytes);
     }
+
+    /** Default {@code hub.delivery-notifications-max-per-audience}. */
+    public static final int DEFAULT_DELIVERY_NOTIFICATIONS_MAX_PER_AUDIENCE = 10_000;
+    /** Default {@code hub.delivery-notifications-max}. */
+    public static final int DEFAULT_DELIVERY_NOTIFICATIONS_MAX = 100_000;
 
     /** A builder primed with the spec defaults (§19). */
     public static Builder builder() {
@@ -199,6 +207,12 @@ public record SynapseSettings(
         public Builder attachmentRecipientPolicy(String v) { attachmentRecipientPolicy = v; return this; }
         public Builder spendLedger(String v) { spendLedger = v; return this; }
 
+        // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
+        private int deliveryNotificationsMaxPerAudience = DEFAULT_DELIVERY_NOTIFICATIONS_MAX_PER_AUDIENCE;
+        private int deliveryNotificationsMax = DEFAULT_DELIVERY_NOTIFICATIONS_MAX;
+        public Builder deliveryNotificationsMaxPerAudience(int v) { deliveryNotificationsMaxPerAudience = v; return this; }
+        public Builder deliveryNotificationsMax(int v) { deliveryNotificationsMax = v; return this; }
+
         /** The immutable settings. */
         public SynapseSettings build() {
             return new SynapseSettings(configuredHubId, token, privateDirectedMessages, maxClients,
@@ -212,7 +226,8 @@ public record SynapseSettings(
                     messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
                     messageAuthNonceCache, signedEventTrust,
                     identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds,
-                    multihubPolicy, attachmentRecipientPolicy, spendLedger);
+                    multihubPolicy, attachmentRecipientPolicy, spendLedger,
+                    deliveryNotificationsMaxPerAudience, deliveryNotificationsMax);
         }
     }
 }

@@ -69,11 +69,13 @@ public final class DeliveryJournal {
 
     /**
      * {@code delivery_intent_transition} or {@code delivery_cancel_requested} for the change to {@code after},
-     * plus (ours) the {@code audience} of its stored notification: the event is that notification's storage.
+     * plus (ours) the {@code audience} of its stored notification and its {@code notified_at} (the
+     * notification's timestamp): the event is that notification's storage, so a re-send after a restart
+     * carries the same timestamp as the first send, not the commit time.
      */
     public static JournalEvent.Draft change(String kind, Aggregate before, Aggregate after, String mutationId,
                                             String mutationDigest, String actor, Stage.Source source, JsonObject evidence,
-                                            String audience) {
+                                            String audience, double notifiedAt) {
         return new JournalEvent.Draft(kind, Jsons.PROVIDER.createObjectBuilder()
                 .add("profile", PROFILE).add("operation_key", after.operationKey()).add("ordinal", after.ordinal())
                 .add("prior_stage", before.stage().wire()).add("stage", after.stage().wire())
@@ -81,7 +83,8 @@ public final class DeliveryJournal {
                 .add("explicitly_acknowledged", after.explicitlyAcknowledged())
                 .add("mutation_id", mutationId).add("mutation_digest", mutationDigest)
                 .add("actor", actor).add("source", source.wire()).add("evidence", evidence)
-                .add("notification_id", after.notificationId()).add("audience", audience).build());
+                .add("notification_id", after.notificationId()).add("audience", audience)
+                .add("notified_at", notifiedAt).build());
     }
 
     /** {@code delivery_notifications_delivered}: the event seqs of notifications a socket accepted. */
@@ -158,8 +161,10 @@ public final class DeliveryJournal {
                     String audience = p.get("audience") instanceof JsonString s ? s.getString() : null;
                     book.restore(next, p.getString("mutation_id"), p.getString("mutation_digest"));
                     if (audience != null) {
+                        // Events written before notified_at existed fall back to their commit time.
+                        double notifiedAt = p.get("notified_at") instanceof JsonNumber n ? n.doubleValue() : event.appendedAt();
                         book.notifications().add(new PendingNotifications.Entry(event.seq(), audience, key, ordinal, stage,
-                                next.cancelRequested(), source, event.appendedAt()));
+                                next.cancelRequested(), source, notifiedAt));
                     } else {
                         book.legacyOutbox(true); // an earlier version stored this notification as an outbox row
                         book.legacyNotification(next.notificationId(), event.seq());

@@ -53,6 +53,7 @@ public final class DeliveryService {
     private final Map<String, CompletableFuture<?>> pendingCommits = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
     private final LongAdder sweeps = new LongAdder();
+    private final LongAdder notificationsDropped = new LongAdder();
     private final ConcurrentLinkedQueue<Long> deliveredSeqs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> legacyDeliveredIds = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean markScheduled = new AtomicBoolean();
@@ -519,7 +520,7 @@ public final class DeliveryService {
         double at = ctx.frames().now();
         JsonObject notification = frames.notification(after, audience, source, at);
         List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(
-                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence, audience)));
+                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence, audience, at)));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
@@ -545,13 +546,30 @@ public final class DeliveryService {
                 return;
             }
             book.committed(after.operationKey(), after.ordinal(), seqs[0], mutationId);
-            book.notifications().add(new PendingNotifications.Entry(seqs[0], audience, after.operationKey(), after.ordinal(),
+            store(new PendingNotifications.Entry(seqs[0], audience, after.operationKey(), after.ordinal(),
                     after.stage(), after.cancelRequested(), source, at));
             if (connection != null) {
                 sendStatus(connection, actorName, after.operationKey());
             }
             pushNotification(audience, after, seqs[0], notification);
         });
+    }
+
+    /**
+     * Keeps a committed notification until a socket of its audience takes it, within the configured
+     * bounds: an audience that never comes back must not hold memory for ever. A dropped notification is
+     * marked like a delivered one, so it stays dropped after a restart; its request's state is still
+     * readable with {@code delivery_status_request}.
+     */
+    private void store(PendingNotifications.Entry entry) {
+        List<PendingNotifications.Entry> dropped = book.notifications().addBounded(entry,
+                ctx.settings().deliveryNotificationsMaxPerAudience(), ctx.settings().deliveryNotificationsMax());
+        if (!dropped.isEmpty()) {
+            notificationsDropped.add(dropped.size());
+            LOG.fine(() -> "delivery: " + dropped.size() + " undelivered notifications dropped (bound reached)");
+            dropped.forEach(d -> deliveredSeqs.add(d.seq()));
+            scheduleMarks();
+        }
     }
 
     private void pushNotification(String audience, Aggregate after, long seq, JsonObject notification) {
@@ -707,6 +725,11 @@ public final class DeliveryService {
     /** Stored notifications no socket of their audience has accepted yet. */
     public int notificationsPending() {
         return book.notifications().size();
+    }
+
+    /** Undelivered notifications dropped since start because their audience or the hub reached its bound. */
+    public long notificationsDropped() {
+        return notificationsDropped.sum();
     }
 
     /** Requests whose journal rows could not be decoded at start-up. */

@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * in journal order. The journal is their storage: each is rebuilt from the transition or cancel event
  * that produced it (keyed by that event's seq, its {@code event_seq}), and a batched
  * {@code delivery_notifications_delivered} event records which ones went out, so no notification row
- * is written or updated per change.
+ * is written or updated per change. {@link #addBounded} keeps them bounded for audiences that never
+ * come back: per audience and in total, the oldest leave first.
  */
 public final class PendingNotifications {
 
@@ -21,12 +22,38 @@ public final class PendingNotifications {
     }
 
     private final Map<String, TreeMap<Long, Entry>> byAudience = new HashMap<>();
-    private final Map<Long, Entry> bySeq = new HashMap<>();
+    // Sorted so the oldest pending notification of all is found without a scan when the total cap bites.
+    private final TreeMap<Long, Entry> bySeq = new TreeMap<>();
 
     /** Records a committed notification as not yet delivered. */
     public synchronized void add(Entry entry) {
         bySeq.put(entry.seq(), entry);
         byAudience.computeIfAbsent(entry.audience(), a -> new TreeMap<>()).put(entry.seq(), entry);
+    }
+
+    /**
+     * Records a committed notification as not yet delivered, then drops the oldest of its audience while
+     * that audience holds more than {@code maxPerAudience}, and the oldest of all while more than
+     * {@code maxTotal} are pending. Returns the dropped entries (oldest first; usually none).
+     */
+    public synchronized List<Entry> addBounded(Entry entry, int maxPerAudience, int maxTotal) {
+        add(entry);
+        List<Entry> dropped = List.of();
+        TreeMap<Long, Entry> mine = byAudience.get(entry.audience());
+        while (mine.size() > Math.max(1, maxPerAudience)) {
+            dropped = dropInto(dropped, mine.firstEntry().getValue());
+        }
+        while (bySeq.size() > Math.max(1, maxTotal)) {
+            dropped = dropInto(dropped, bySeq.firstEntry().getValue());
+        }
+        return dropped;
+    }
+
+    private List<Entry> dropInto(List<Entry> dropped, Entry oldest) {
+        List<Entry> out = dropped.isEmpty() ? new ArrayList<>() : dropped;
+        remove(oldest.seq());
+        out.add(oldest);
+        return out;
     }
 
     /** Forgets the notification of event {@code seq}; true when it was pending (so its mark is written once). */

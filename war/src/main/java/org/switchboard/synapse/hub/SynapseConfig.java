@@ -146,6 +146,7 @@ public class SynapseConfig {
                 .identityEnrollRateLimit(identityEnrollRateLimit).identityEnrollRateWindowSeconds(identityEnrollRateWindowSeconds)
                 .multihubPolicy(multihubPolicy.orElse("").trim())
                 .attachmentRecipientPolicy(attachmentRecipientPolicy.orElse("").trim()).spendLedger(spendLedger.orElse("").trim())
+                .deliveryNotificationsMaxPerAudience(deliveryNotificationsMaxPerAudience).deliveryNotificationsMax(deliveryNotificationsMax)
                 .build();
     }
 
@@ -443,4 +444,14 @@ public class SynapseConfig {
     /** The owner-only serialized spend ledger file (§7.4); empty = every spend_request gets the not-admitted answer. */
     @Inject @ConfigProperty(name = "hub.spend-ledger")
     Optional<String> spendLedger;
+
+    // ---- session-bound delivery: undelivered notifications (issue 16) ----
+
+    /** Stored delivery notifications kept for one audience that has not taken them; the oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.delivery-notifications-max-per-audience", defaultValue = "10000")
+    int deliveryNotificationsMaxPerAudience;
+
+    /** Stored delivery notifications kept for all audiences together; the oldest leave first. */
+    @Inject @ConfigProperty(name = "hub.delivery-notifications-max", defaultValue = "100000")
+    int deliveryNotificationsMax;
 }

@@ -60,6 +60,21 @@ public final class SynapseCanonicalJson {
         }
     }
 
+    /**
+     * Appends {@code s} as a CJ-ASCII string (quotes and escapes included), for callers that write a
+     * canonical form of known shape directly instead of building a JSON object to sort.
+     */
+    public static StringBuilder appendAsciiString(StringBuilder out, String s) {
+        writeString(s, out, true);
+        return out;
+    }
+
+    /** Appends the CJ-ASCII form of {@code value}. */
+    public static StringBuilder appendAscii(StringBuilder out, JsonValue value) {
+        write(value, out, true);
+        return out;
+    }
+
     private static void write(JsonValue value, StringBuilder out, boolean asciiOnly) {
         if (value == null) {
             throw new NonCanonicalException("null Java reference");
@@ -208,7 +223,49 @@ public final class SynapseCanonicalJson {
     /** The shortest decimal that parses back to {@code d}; among equals in length, the nearest. */
     private static BigDecimal shortestRoundTrip(double d) {
         BigDecimal exact = new BigDecimal(d);
-        for (int precision = 1; precision <= 17; precision++) {
+        // Double.toString always round-trips and is at most a digit or so longer than the shortest
+        // (JDK 17), so the search starts just below its length instead of at 1: the per-precision
+        // rounding is what made this the dearest part of a delivery request's digest. If something
+        // already round-trips at the starting precision, a shorter form may exist: search from 1.
+        int start = Math.max(1, significantDigits(Double.toString(d)) - 2);
+        if (start > 1 && roundTrips(exact, start, d)) {
+            start = 1;
+        }
+        return shortestFrom(exact, start, d);
+    }
+
+    private static boolean roundTrips(BigDecimal exact, int precision, double d) {
+        return exact.round(new MathContext(precision, RoundingMode.FLOOR)).doubleValue() == d
+                || exact.round(new MathContext(precision, RoundingMode.CEILING)).doubleValue() == d;
+    }
+
+    /** Digits of a positive {@link Double#toString} form without leading and trailing zeros. */
+    static int significantDigits(String javaForm) {
+        int end = javaForm.indexOf('E');
+        if (end < 0) {
+            end = javaForm.length();
+        }
+        int first = -1;
+        int last = -1;
+        for (int i = 0; i < end; i++) {
+            char c = javaForm.charAt(i);
+            if (c >= '1' && c <= '9') {
+                if (first < 0) {
+                    first = i;
+                }
+                last = i;
+            }
+        }
+        if (first < 0) {
+            return 1;
+        }
+        int dot = javaForm.indexOf('.');
+        int digits = last - first + 1;
+        return dot > first && dot < last ? digits - 1 : digits;
+    }
+
+    private static BigDecimal shortestFrom(BigDecimal exact, int start, double d) {
+        for (int precision = start; precision <= 17; precision++) {
             BigDecimal down = exact.round(new MathContext(precision, RoundingMode.FLOOR));
             BigDecimal up = exact.round(new MathContext(precision, RoundingMode.CEILING));
             boolean downOk = down.doubleValue() == d;

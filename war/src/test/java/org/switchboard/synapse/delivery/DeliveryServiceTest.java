@@ -270,6 +270,56 @@ class DeliveryServiceTest {
     }
 
     @Test
+    void aNotificationReSentAfterARestartKeepsItsFirstTimestamp() {
+        InMemoryJournal journal = new InMemoryJournal();
+        Held blocking = new Held(); // the delivered mark is never flushed: as if killed inside the mark window
+        TestHub hub = new TestHub(SynapseSettings.defaults(), journal, blocking);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        blocking.runQueued();
+        planner.send(request("rq-1", INC));
+        hub.advance(7.25);
+        builder.send(outcome(builder.peer().lastOfType("delivery_offer"), "rejected"));
+        JsonObject first = notifications(planner).get(0);
+        assertEquals(NOW + 7.25, first.getJsonNumber("timestamp").doubleValue());
+
+        TestHub restarted = new TestHub(journal);
+        restarted.advance(300);
+        List<JsonObject> again = notifications(sender(restarted));
+        assertEquals(1, again.size(), "the unmarked notification is sent again: " + again);
+        assertEquals(first.getString("notification_id"), again.get(0).getString("notification_id"));
+        assertEquals(first, again.get(0), "the same frame, timestamp included");
+    }
+
+    @Test
+    void undeliveredNotificationsOfAnAbsentSenderAreBoundedOldestFirstAndStayDroppedAfterARestart() throws Exception {
+        InMemoryJournal journal = new InMemoryJournal();
+        Held blocking = new Held();
+        SynapseSettings bounded = SynapseSettings.builder().deliveryNotificationsMaxPerAudience(3).deliveryNotificationsMax(100).build();
+        TestHub hub = new TestHub(bounded, journal, blocking);
+        TestHub.Client builder = hub.register("builder", recipientFields(TOKEN));
+        TestHub.Client planner = sender(hub);
+        blocking.runQueued();
+        for (int i = 1; i <= 5; i++) {
+            planner.send(request("rq-" + i, INC));
+        }
+        planner.disconnect(); // and never comes back to this hub
+        List<JsonObject> offers = builder.peer().ofType("delivery_offer");
+        for (JsonObject offer : offers) {
+            builder.send(outcome(offer, "rejected"));
+        }
+        assertEquals(3, hub.hub.delivery().notificationsPending(), "the planner's bound");
+        assertEquals(2, hub.hub.delivery().notificationsDropped());
+        blocking.awaitAndRun(); // the dropped ones are marked like delivered ones
+        assertEquals(2, marked(journal).size());
+
+        TestHub restarted = new TestHub(bounded, journal, Runnable::run);
+        assertEquals(3, restarted.hub.delivery().notificationsPending(), "dropped ones are not rebuilt");
+        List<String> keys = notifications(sender(restarted)).stream().map(f -> f.getString("operation_key")).toList();
+        assertEquals(offers.subList(2, 5).stream().map(o -> o.getString("operation_key")).toList(), keys, "the newest three");
+    }
+
+    @Test
     void aRecipientsCancelNoticeIsReplayedUntilItsRequestIsTerminalThenRetired() {
         InMemoryJournal journal = new InMemoryJournal();
         TestHub hub = new TestHub(journal);
