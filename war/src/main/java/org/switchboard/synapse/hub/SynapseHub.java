@@ -54,6 +54,8 @@ public final class SynapseHub implements RegistrationHooks {
     private volatile int corruptRows;
     private final AttachmentService attachments;
     private final org.switchboard.synapse.governance.GovernanceService governance;
+    private final QueryHandler queries;
+    private volatile org.switchboard.synapse.federation.outbound.ForwardService forwarding;
 
     /**
      * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
@@ -76,7 +78,8 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new HeartbeatHandler(registration));
         dispatcher.register(new ChatHandler(chat));
         dispatcher.register(new AckHandler(mailbox));
-        dispatcher.register(new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot));
+        this.queries = new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot);
+        dispatcher.register(queries);
         dispatcher.register(new DeliveryHandler(delivery));
         dispatcher.register(channels);
         this.attachments = AttachmentService.closed(ctx); // opened by the container wiring: openAttachments
@@ -146,6 +149,16 @@ public final class SynapseHub implements RegistrationHooks {
         return open;
     }
 
+    /**
+     * Cross-hub forwarding, origin side (synapse-advanced §4.6, §4.8): hub-qualified chats, the remote
+     * roster, and settled-forward receipts replayed on registration (pipeline step 12).
+     */
+    public void forwarding(org.switchboard.synapse.federation.outbound.ForwardService service) {
+        this.forwarding = service;
+        chat.remoteChats(service);
+        queries.remoteRoster(service);
+    }
+
     public SynapseDispatcher dispatcher() {
         return dispatcher;
     }
@@ -191,7 +204,12 @@ public final class SynapseHub implements RegistrationHooks {
 
     @Override
     public CompletableFuture<Void> flushOutbox(Connection connection) {
-        return receipts.flushOutbox(connection.name());
+        return receipts.flushOutbox(connection.name()).thenRun(() -> {
+            var service = forwarding;
+            if (service != null) {
+                service.flushReceipts(connection); // step 12: after receipts, the settled forward receipts
+            }
+        });
     }
 
     @Override

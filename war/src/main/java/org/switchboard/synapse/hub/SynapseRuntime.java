@@ -62,6 +62,10 @@ public class SynapseRuntime implements SynapseContextSource {
     @Inject
     Instance<org.switchboard.synapse.attachments.JpaAttachmentLedger> attachmentLedgers;
 
+    /** The forward outbox's container side (synapse-advanced §4.6). */
+    @Inject
+    org.switchboard.synapse.federation.outbound.ForwardDispatcher forwardDispatcher;
+
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
@@ -97,7 +101,8 @@ public class SynapseRuntime implements SynapseContextSource {
                     org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings()),
                     org.switchboard.synapse.identity.IdentityStartup.fault(config.settings()),
                     org.switchboard.synapse.governance.GovernanceStartup.fault(config.settings()),
-                    config.postureRefusal(hub().context().hasJournal())}) {
+                    config.postureRefusal(hub().context().hasJournal()),
+                    config.messagePeers().fault()}) {
                 if (fault != null) {
                     LOG.severe(fault);
                     current = true;
@@ -175,6 +180,8 @@ public class SynapseRuntime implements SynapseContextSource {
         }
         long started = System.nanoTime();
         built.replayJournal();
+        // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox replays its own events
+        built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken()));
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, corrupt rows " + built.corruptRows() + ")");
