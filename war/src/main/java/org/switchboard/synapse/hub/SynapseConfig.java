@@ -446,10 +446,14 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.message-forward-ttl-seconds", defaultValue = "86400")
     long messageForwardTtlSeconds;
 
+    /** Longest wait between two attempts of a forward (the §4.6 schedule is capped at 300 s; lower = faster recovery). */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-backoff-seconds", defaultValue = "300")
+    long messageForwardMaxBackoffSeconds;
+
     /** The parsed peers (a malformed setting leaves none and a start-up fault naming its key). */
     public org.switchboard.synapse.federation.outbound.MessagePeers messagePeers() {
         return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
-                messagePeerPins.orElse(""), messageForwardTtlSeconds);
+                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds);
     }
 
     /** The token presented to peers ({@code ""} when unset). */

@@ -11,6 +11,16 @@ public final class ForwardBackoff {
 
     /** Seconds to wait after the {@code attempts}-th failed attempt ({@code attempts} ≥ 1): min(300, 2^(attempts−1)). */
     public static long delaySeconds(int attempts) {
+        return delaySeconds(attempts, CAP_SECONDS);
+    }
+
+    /** As {@link #delaySeconds(int)} with a lower cap (at least 1 s): an operator's shorter outage recovery. */
+    public static long delaySeconds(int attempts, long capSeconds) {
+        long cap = Math.max(1, Math.min(CAP_SECONDS, capSeconds));
+        return Math.min(cap, uncapped(attempts));
+    }
+
+    private static long uncapped(int attempts) {
         if (attempts <= 1) {
             return 1;
         }

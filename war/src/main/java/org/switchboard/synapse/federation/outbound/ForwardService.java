@@ -163,7 +163,7 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     }
 
     private void failed(ForwardEntry e, int attempts, boolean first) {
-        long delay = ForwardBackoff.delaySeconds(attempts);
+        long delay = ForwardBackoff.delaySeconds(attempts, peers.maxBackoffSeconds());
         ForwardEntry next = e.failed(attempts, ctx.frames().now() + delay);
         ctx.journal().append(List.of(ForwardJournal.failed(next)), List.of()).join();
         outbox.update(e.forwardId(), x -> x.pending() ? next : x);

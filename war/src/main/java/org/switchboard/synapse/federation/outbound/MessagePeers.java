@@ -19,6 +19,7 @@ public final class MessagePeers {
     public static final String TOKEN_KEY = "hub.message-peer-token";
     public static final String PINS_KEY = "hub.message-peer-pins";
     public static final String TTL_KEY = "hub.message-forward-ttl-seconds";
+    public static final String MAX_BACKOFF_KEY = "hub.message-forward-max-backoff-seconds";
 
     private static final Pattern PIN = Pattern.compile("^sha256:[0-9a-fA-F]{64}$");
 
@@ -33,11 +34,30 @@ public final class MessagePeers {
     private final Map<String, Peer> peers;
     private final String fault;
     private final long ttlSeconds;
+    private final long maxBackoffSeconds;
 
     private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds) {
+        this(peers, fault, ttlSeconds, ForwardBackoff.CAP_SECONDS);
+    }
+
+    private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds, long maxBackoffSeconds) {
         this.peers = Collections.unmodifiableMap(peers);
         this.fault = fault;
         this.ttlSeconds = ttlSeconds;
+        this.maxBackoffSeconds = maxBackoffSeconds;
+    }
+
+    /** The same peers with retries spaced at most {@code seconds} apart ({@code hub.message-forward-max-backoff-seconds}). */
+    public MessagePeers withMaxBackoff(long seconds) {
+        if (seconds < 1 && fault == null) {
+            return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_BACKOFF_KEY, "must be at least 1 second"), ttlSeconds);
+        }
+        return new MessagePeers(new LinkedHashMap<>(peers), fault, ttlSeconds, Math.min(ForwardBackoff.CAP_SECONDS, seconds));
+    }
+
+    /** Longest wait between two attempts (at most 300 s). */
+    public long maxBackoffSeconds() {
+        return maxBackoffSeconds;
     }
 
     /** No peers: every hub-qualified target is refused. */
@@ -49,7 +69,7 @@ public final class MessagePeers {
     public static MessagePeers parse(String peerList, String pinList, long ttlSeconds) {
         try {
             return new MessagePeers(parsePeers(peerList == null ? "" : peerList, pinList == null ? "" : pinList),
-                    checkedTtl(ttlSeconds), ttlSeconds) ;
+                    checkedTtl(ttlSeconds), ttlSeconds);
         } catch (IllegalArgumentException e) {
             return new MessagePeers(new LinkedHashMap<>(), e.getMessage(), ttlSeconds);
         }

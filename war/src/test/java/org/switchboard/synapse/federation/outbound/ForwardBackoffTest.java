@@ -14,4 +14,13 @@ class ForwardBackoffTest {
         }
         assertEquals(300, ForwardBackoff.delaySeconds(1000));
     }
+
+    @Test
+    void anOperatorCapShortensTheLongWaits() {
+        assertEquals(1, ForwardBackoff.delaySeconds(1, 2));
+        assertEquals(2, ForwardBackoff.delaySeconds(2, 2));
+        assertEquals(2, ForwardBackoff.delaySeconds(7, 2));
+        assertEquals(300, ForwardBackoff.delaySeconds(20, 10_000), "never above 300 s");
+        assertEquals(1, ForwardBackoff.delaySeconds(5, 0));
+    }
 }
