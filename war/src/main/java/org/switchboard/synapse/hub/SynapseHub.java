@@ -55,6 +55,7 @@ public final class SynapseHub implements RegistrationHooks {
     private final AttachmentService attachments;
     private final org.switchboard.synapse.governance.GovernanceService governance;
     private final QueryHandler queries;
+    private final DeliveryHandler deliveryHandler;
     private volatile org.switchboard.synapse.federation.outbound.ForwardService forwarding;
 
     /**
@@ -80,7 +81,8 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new AckHandler(mailbox));
         this.queries = new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot);
         dispatcher.register(queries);
-        dispatcher.register(new DeliveryHandler(delivery));
+        this.deliveryHandler = new DeliveryHandler(delivery);
+        dispatcher.register(deliveryHandler);
         dispatcher.register(channels);
         this.attachments = AttachmentService.closed(ctx); // opened by the container wiring: openAttachments
         dispatcher.register(new AttachmentHandler(attachments));
@@ -150,13 +152,16 @@ public final class SynapseHub implements RegistrationHooks {
     }
 
     /**
-     * Cross-hub forwarding, origin side (synapse-advanced §4.6, §4.8): hub-qualified chats, the remote
-     * roster, and settled-forward receipts replayed on registration (pipeline step 12).
+     * Cross-hub forwarding, origin side (synapse-advanced §4.6–4.8): hub-qualified chats, forwarded
+     * delivery intents, the remote roster, and settled-forward receipts replayed on registration (step 12).
      */
     public void forwarding(org.switchboard.synapse.federation.outbound.ForwardService service) {
         this.forwarding = service;
         chat.remoteChats(service);
         queries.remoteRoster(service);
+        if (service.deliveries() != null) {
+            deliveryHandler.remoteDeliveries(service.deliveries());
+        }
     }
 
     public SynapseDispatcher dispatcher() {

@@ -181,7 +181,8 @@ public class SynapseRuntime implements SynapseContextSource {
         long started = System.nanoTime();
         built.replayJournal();
         // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox replays its own events
-        built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken()));
+        built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken(),
+                built.delivery()::durable, built.delivery()::holds));
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, corrupt rows " + built.corruptRows() + ")");

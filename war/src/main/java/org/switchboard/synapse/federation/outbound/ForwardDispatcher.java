@@ -8,7 +8,11 @@ import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -55,14 +59,23 @@ public class ForwardDispatcher implements WorkHandler {
      * Called by the hub's wiring while it builds the hub (before it serves): the service over the
      * configured peers, its outbox rebuilt from the journal.
      */
-    public ForwardService install(SynapseContext ctx, MessagePeers peers, String token) {
-        ForwardService built = new ForwardService(ctx, peers, token, new WebSocketPeerClient(),
+    public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
+                                  Predicate<String> localDelivery) {
+        PeerClient client = new WebSocketPeerClient();
+        ForwardService built = new ForwardService(ctx, peers, token, client,
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
+        ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
+        built.deliveries(deliveries);
         if (ctx.hasJournal()) {
+            Set<String> kinds = new HashSet<>(ForwardJournal.KINDS);
+            kinds.addAll(ForwardedDeliveries.KINDS);
             long after = 0;
             while (true) {
-                List<JournalEvent> page = ctx.journal().read(after, REPLAY_PAGE, ForwardJournal.KINDS);
-                page.forEach(built::replay);
+                List<JournalEvent> page = ctx.journal().read(after, REPLAY_PAGE, kinds);
+                for (JournalEvent event : page) {
+                    built.replay(event);
+                    deliveries.replay(event);
+                }
                 if (page.size() < REPLAY_PAGE) {
                     break;
                 }

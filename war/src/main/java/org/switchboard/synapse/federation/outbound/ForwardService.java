@@ -54,6 +54,18 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         this.scheduler = scheduler;
     }
 
+    private volatile ForwardedDeliveries deliveries;
+
+    /** The forwarded delivery intents of §4.7 (same peers and client). */
+    public ForwardedDeliveries deliveries() {
+        return deliveries;
+    }
+
+    /** Attaches the forwarded delivery intents. */
+    public void deliveries(ForwardedDeliveries forwarded) {
+        this.deliveries = forwarded;
+    }
+
     public ForwardOutbox outbox() {
         return outbox;
     }
