@@ -64,8 +64,16 @@ class FederationIT {
         return file;
     }
 
+    /** A local agent of hub-b: the token-secured hub welcomes only after the registration. */
     static SynapseClient onB(String name) {
-        return SynapseClient.register(hubB.webSocketUri(), name, Json.createObjectBuilder().add("token", PEER_TOKEN).build());
+        return onB(hubB, name);
+    }
+
+    static SynapseClient onB(HubServer hub, String name) {
+        SynapseClient client = SynapseClient.connect(hub.webSocketUri(), name);
+        client.send(SynapseClient.frame("heartbeat", "System", "online").add("token", PEER_TOKEN));
+        client.expect(f -> "presence_update".equals(f.getString("type", "")) && name.equals(f.getString("agent", "")), WAIT);
+        return client;
     }
 
     static JsonObject receiptFor(SynapseClient client, String state) {

@@ -87,7 +87,7 @@ class FederationOutageIT {
         assertEquals(0, metric(hubA, "synapse_message_forward_pending"));
 
         // the recipient's hub holds each forwarded chat once
-        try (SynapseClient bob = FederationIT.onB("ACME/bob")) {
+        try (SynapseClient bob = FederationIT.onB(hubB, "ACME/bob")) {
             bob.send(SynapseClient.frame("history_request", "System", "history").add("history_target", "ACME/bob"));
             JsonObject history = bob.expectType("history_snapshot");
             Map<String, Integer> copies = new HashMap<>();
