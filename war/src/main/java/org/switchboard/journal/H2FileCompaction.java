@@ -5,9 +5,11 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
+import org.h2.tools.SimpleResultSet;
 
 /**
  * Rewrites the sparse chunks of the embedded H2 file. Every commit writes a new chunk, and a chunk that
@@ -25,6 +27,8 @@ public final class H2FileCompaction {
 
     /** The H2 function that runs {@link #compactInSession}; created once per database, kept in its schema. */
     static final String ALIAS = "SWITCHBOARD_COMPACT_FILE";
+    /** The H2 function that runs {@link #chunksInSession}: the file's chunk count and version, from the store. */
+    static final String COUNT_ALIAS = "SWITCHBOARD_FILE_CHUNKS";
 
     private H2FileCompaction() {
     }
@@ -34,7 +38,36 @@ public final class H2FileCompaction {
         try (Statement statement = connection.createStatement()) {
             statement.execute("CREATE ALIAS IF NOT EXISTS " + ALIAS + " FOR \"" + H2FileCompaction.class.getName()
                     + ".compactInSession\"");
+            statement.execute("CREATE ALIAS IF NOT EXISTS " + COUNT_ALIAS + " FOR \"" + H2FileCompaction.class.getName()
+                    + ".chunksInSession\"");
         }
+    }
+
+    /**
+     * The file on {@code connection} now, read from H2's store directly (after {@link #declare}); null
+     * when it is not an embedded file. Cheap: no SQL metadata table is built.
+     */
+    static FileState state(Connection connection) throws SQLException {
+        try (PreparedStatement call = connection.prepareStatement("CALL " + COUNT_ALIAS + "()");
+                ResultSet result = call.executeQuery()) {
+            if (!result.next() || result.getInt(1) < 0) {
+                return null;
+            }
+            return new FileState(result.getInt(1), result.getLong(2), result.getInt(3));
+        }
+    }
+
+    /** The chunks in the file on {@code connection} now (after {@link #declare}); -1 when not an embedded file. */
+    static int chunks(Connection connection) throws SQLException {
+        FileState state = state(connection);
+        return state == null ? -1 : state.chunks();
+    }
+
+    /**
+     * One look at an H2 file: its chunks, its store version (one more per commit that wrote a chunk), and
+     * how long H2 keeps a chunk that no page uses any more before freeing it.
+     */
+    public record FileState(int chunks, long version, int retentionMillis) {
     }
 
     /**
@@ -57,17 +90,52 @@ public final class H2FileCompaction {
      * session's database file; -1 when it is not an embedded file this process owns.
      */
     public static int compactInSession(Connection session, int targetFillRate, int maxWriteBytes) throws SQLException {
-        if (!(session instanceof JdbcConnection h2) || !(h2.getSession() instanceof SessionLocal local)
-                || local.getDatabase().getStore() == null) {
-            return -1;
-        }
-        MVStore store = local.getDatabase().getStore().getMvStore();
-        if (store.isClosed() || store.isReadOnly() || store.getFileStore() == null) {
+        MVStore store = fileStore(session);
+        if (store == null) {
             return -1;
         }
         store.compact(targetFillRate, maxWriteBytes);
         store.getFileStore().dropUnusedChunks();
-        return chunkCount(session);
+        return chunkCount(store);
+    }
+
+    /**
+     * Called by H2 for {@link #COUNT_ALIAS}: one row (CHUNKS, VERSION, RETENTION_MS) of the calling
+     * session's file; CHUNKS is -1 when there is none.
+     */
+    public static ResultSet chunksInSession(Connection session) throws SQLException {
+        SimpleResultSet row = new SimpleResultSet();
+        row.addColumn("CHUNKS", Types.INTEGER, 10, 0);
+        row.addColumn("VERSION", Types.BIGINT, 19, 0);
+        row.addColumn("RETENTION_MS", Types.INTEGER, 10, 0);
+        MVStore store = fileStore(session);
+        if (store == null) {
+            row.addRow(-1, -1L, 0);
+        } else {
+            row.addRow(chunkCount(store), store.getCurrentVersion(), store.getRetentionTime());
+        }
+        return row;
+    }
+
+    /** The open, writable file store behind an H2 session's connection, or null. */
+    private static MVStore fileStore(Connection session) {
+        if (!(session instanceof JdbcConnection h2) || !(h2.getSession() instanceof SessionLocal local)
+                || local.getDatabase().getStore() == null) {
+            return null;
+        }
+        MVStore store = local.getDatabase().getStore().getMvStore();
+        return store.isClosed() || store.isReadOnly() || store.getFileStore() == null ? null : store;
+    }
+
+    /** H2's own {@code info.CHUNK_COUNT} of a store, -1 when it does not say. */
+    private static int chunkCount(MVStore store) {
+        int[] count = {-1};
+        store.getFileStore().populateInfo((key, value) -> {
+            if ("info.CHUNK_COUNT".equals(key)) {
+                count[0] = Integer.parseInt(value);
+            }
+        });
+        return count[0];
     }
 
     /** Chunks in the file now (H2's own {@code info.CHUNK_COUNT}), -1 when H2 does not say. */

@@ -137,11 +137,23 @@ public class JournalStore {
      */
     public int compactFile(int targetFillRate, int maxWriteBytes) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            if (!compactionDeclared) {
-                H2FileCompaction.declare(connection);
-                compactionDeclared = true;
-            }
+            declareCompaction(connection);
             return H2FileCompaction.compact(connection, targetFillRate, maxWriteBytes);
+        }
+    }
+
+    /** The embedded H2 file's chunk count and version ({@link H2FileCompaction#state}); null on other databases. */
+    public H2FileCompaction.FileState fileState() throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            declareCompaction(connection);
+            return H2FileCompaction.state(connection);
+        }
+    }
+
+    private void declareCompaction(Connection connection) throws SQLException {
+        if (!compactionDeclared) {
+            H2FileCompaction.declare(connection);
+            compactionDeclared = true;
         }
     }
 

@@ -49,6 +49,12 @@ public class JpaJournal implements Journal {
      * entry per commit until the next {@code compact-db}).
      */
     public static final String COMPACT_INTERVAL_KEY = "hub.journal.compact-interval-ms";
+    /**
+     * Configuration key for the count of chunks older than H2's retention window above which a compaction
+     * run rewrites anything (environment {@code HUB_JOURNAL_COMPACT_ABOVE_CHUNKS}); see
+     * {@link FileCompactionStats} for why young chunks are left alone.
+     */
+    public static final String COMPACT_ABOVE_CHUNKS_KEY = "hub.journal.compact-above-chunks";
     /** Chunks filled below this percentage are rewritten. */
     static final int COMPACT_FILL_RATE = 80;
     /**
@@ -56,6 +62,8 @@ public class JpaJournal implements Journal {
      * every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 1 MB every second ~3 ms.
      */
     static final int COMPACT_MAX_WRITE_BYTES = 2 << 20;
+    /** Past this many chunks, young or old, a run compacts anyway (~15 MB of H2's heap). */
+    static final int COMPACT_HARD_LIMIT_CHUNKS = 65_536;
     /** Rows fetched per query while replaying or reading. */
     static final int PAGE = 1000;
     private static final Logger LOG = Logger.getLogger(JpaJournal.class.getName());
@@ -81,6 +89,12 @@ public class JpaJournal implements Journal {
     @Inject
     @ConfigProperty(name = COMPACT_INTERVAL_KEY, defaultValue = "1000")
     long compactIntervalMillis;
+
+    @Inject
+    @ConfigProperty(name = COMPACT_ABOVE_CHUNKS_KEY, defaultValue = "4096")
+    int compactAboveChunks;
+
+    private final FileCompactionStats compactionStats = new FileCompactionStats();
 
     private JournalReader reader;
     private GroupCommitter committer;
@@ -137,23 +151,37 @@ public class JpaJournal implements Journal {
         fileCompaction = new PeriodicFileTask(this::compactFileOnce, failure -> LOG.log(Level.WARNING,
                 "journal: H2 file compaction failed and is off from now on (" + COMPACT_INTERVAL_KEY + "): " + failure));
         if (fileCompaction.start(syncScheduler, compactIntervalMillis)) {
-            LOG.info(() -> "journal: H2 file's sparse chunks compacted every " + compactIntervalMillis + " ms ("
-                    + COMPACT_INTERVAL_KEY + ")");
+            LOG.info(() -> "journal: H2 file's chunks counted every " + compactIntervalMillis + " ms ("
+                    + COMPACT_INTERVAL_KEY + "), sparse ones compacted above " + compactAboveChunks + " old chunks ("
+                    + COMPACT_ABOVE_CHUNKS_KEY + ")");
         }
     }
 
     private void compactFileOnce() throws SQLException {
-        long started = System.nanoTime();
-        int chunks = store.compactFile(COMPACT_FILL_RATE, COMPACT_MAX_WRITE_BYTES);
-        if (chunks < 0) {
+        H2FileCompaction.FileState file = store.fileState();
+        if (file == null) {
             throw new SQLException("the data source is not an embedded H2 file");
         }
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-        if (fileCompaction.completed() == 0) {
-            LOG.info(() -> "journal: H2 file compaction engaged (" + millis + " ms, " + chunks + " chunks in the file)");
-        } else {
-            LOG.fine(() -> "journal: H2 file compacted in " + millis + " ms, " + chunks + " chunks");
+        if (!compactionStats.observe(System.currentTimeMillis(), file.chunks(), file.version(), file.retentionMillis(),
+                compactAboveChunks, COMPACT_HARD_LIMIT_CHUNKS)) {
+            return;
         }
+        long started = System.nanoTime();
+        int after = store.compactFile(COMPACT_FILL_RATE, COMPACT_MAX_WRITE_BYTES);
+        long nanos = System.nanoTime() - started;
+        boolean first = compactionStats.compacted(after, nanos);
+        long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
+        if (first) {
+            LOG.info(() -> "journal: H2 file compaction engaged (" + millis + " ms, " + file.chunks() + " chunks before, "
+                    + compactionStats.oldChunks() + " of them old, " + after + " after)");
+        } else {
+            LOG.fine(() -> "journal: H2 file compacted in " + millis + " ms, " + file.chunks() + " -> " + after + " chunks");
+        }
+    }
+
+    /** The embedded file's chunk count and compaction work so far (all zero on other databases). */
+    public FileCompactionStats compactionStats() {
+        return compactionStats;
     }
 
     @PreDestroy

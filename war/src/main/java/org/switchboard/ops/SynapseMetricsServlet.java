@@ -9,6 +9,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.container.ContainerSeam;
 import org.switchboard.container.ShortcutStatus;
+import org.switchboard.journal.FileCompactionStats;
+import org.switchboard.journal.JpaJournal;
 import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseCounters;
 import org.switchboard.synapse.hub.SynapseHub;
@@ -30,6 +32,9 @@ public class SynapseMetricsServlet extends HttpServlet {
     @Inject
     transient ContainerSeam seam;
 
+    @Inject
+    transient JpaJournal journal;
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         SynapseHub hub = runtime.hub();
@@ -50,6 +55,13 @@ public class SynapseMetricsServlet extends HttpServlet {
         StringBuilder out = new StringBuilder(4096);
         gauge(out, "synapse_up", "Always 1 while the hub serves.", 1);
         gauge(out, "synapse_journal_corrupt_rows", "Journal rows quarantined as corrupt.", hub.corruptRows());
+        FileCompactionStats compaction = journal.compactionStats();
+        gauge(out, "synapse_journal_file_chunks", "Chunks in the embedded H2 file at the last count (-1: not H2).", compaction.chunks());
+        gauge(out, "synapse_journal_file_old_chunks", "Of those, chunks older than H2's retention window.", compaction.oldChunks());
+        counter(out, "synapse_journal_compactions_total", "H2 file compaction runs that rewrote pages.", compaction.runs());
+        out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait meanwhile).\n")
+                .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
+                .append("synapse_journal_compaction_seconds_total ").append(compaction.seconds()).append('\n');
         gauge(out, "synapse_connected_clients", "Open WebSocket connections.", registry.connectedClients());
         gauge(out, "synapse_online_agents", "Bound agent names.", registry.onlineCount());
         gauge(out, "synapse_active_claims", "Live claims.", claims);

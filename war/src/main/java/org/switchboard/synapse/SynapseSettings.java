@@ -53,7 +53,11 @@ public record SynapseSettings(
         String identityEnrollments,
         Set<String> identityEnrollNamespaces,
         int identityEnrollRateLimit,
-        int identityEnrollRateWindowSeconds) {
+        int identityEnrollRateWindowSeconds,
+        // cross-hub receiving side (synapse-advanced §4.5, §5.3, §7.4)
+        String multihubPolicy,
+        String attachmentRecipientPolicy,
+        String spendLedger) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
@@ -187,6 +191,13 @@ public record SynapseSettings(
         public Builder identityEnrollNamespaces(Set<String> v) { identityEnrollNamespaces = Set.copyOf(v); return this; }
         public Builder identityEnrollRateLimit(int v) { identityEnrollRateLimit = v; return this; }
         public Builder identityEnrollRateWindowSeconds(int v) { identityEnrollRateWindowSeconds = v; return this; }
+        // cross-hub receiving side (synapse-advanced §4.5, §5.3, §7.4)
+        private String multihubPolicy = "";
+        private String attachmentRecipientPolicy = "";
+        private String spendLedger = "";
+        public Builder multihubPolicy(String v) { multihubPolicy = v; return this; }
+        public Builder attachmentRecipientPolicy(String v) { attachmentRecipientPolicy = v; return this; }
+        public Builder spendLedger(String v) { spendLedger = v; return this; }
 
         /** The immutable settings. */
         public SynapseSettings build() {
@@ -200,7 +211,8 @@ public record SynapseSettings(
                     identityTrust, requireIdentityBinding, identityPins, leaseOfflineTtlSeconds,
                     messageAuthKeyFile, requireMessageAuth, messageAuthWindowSeconds, messageAuthSkewSeconds,
                     messageAuthNonceCache, signedEventTrust,
-                    identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds);
+                    identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds,
+                    multihubPolicy, attachmentRecipientPolicy, spendLedger);
         }
     }
 }

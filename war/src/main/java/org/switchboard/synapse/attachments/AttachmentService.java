@@ -103,6 +103,11 @@ public final class AttachmentService {
         return store != null;
     }
 
+    /** The open store, or null while closed (peer attachment reads of synapse-advanced §5.3 read through it). */
+    public AttachmentStore store() {
+        return store;
+    }
+
     /** The socket closed: its uploads are discarded (§3.4, never resumable). */
     public void closed(Connection connection) {
         AttachmentStore current = store;

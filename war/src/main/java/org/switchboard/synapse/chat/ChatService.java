@@ -182,7 +182,7 @@ public final class ChatService {
             String text = seq == null ? chatJson : withSeq(chatJson, seq);
             history.add(chatJson, seq, out.msgId());
             ctx.counters().chatDirected.increment();
-            fanOut(stamped, nobody, text, seq);
+            fanOut(stamped, nobody, text, seq, true);
             if (out.clientMsgId() != null) {
                 // reached the outbox: a resend is a duplicate (seed: "or a peer hub's forward outbox")
                 duplicates.remember(out.sender(), out.clientMsgId(),
@@ -197,6 +197,109 @@ public final class ChatService {
                     duplicates.settled(out.sender(), out.clientMsgId());
                 }
             }
+        });
+    }
+
+    /** What a chat forwarded by a peer hub came to: the §4.4 result object, or the router's refusal text. */
+    public record ForwardedOutcome(String refusal, JsonObject result) {
+    }
+
+    /**
+     * A chat a granted peer hub forwarded (synapse-advanced §4.5): routed like a local chat from
+     * {@code sender} ({@code seat@origin}) with {@code forwarded_from} and {@code forward_id} in the
+     * recipients' frame, journalled, charged to the peer connection's quota, never copied back to the
+     * peer's socket. Completes with the §4.4 result once the live writes settled.
+     */
+    public CompletableFuture<ForwardedOutcome> forwarded(Connection peer, String sender, String target, String payload,
+                                                         String origin, String forwardId, String clientMsgId) {
+        double now = ctx.frames().now();
+        JsonObjectBuilder frame = Jsons.PROVIDER.createObjectBuilder().add("type", "chat").add("sender", sender)
+                .add("target", target).add("payload", payload).add("forwarded_from", origin).add("forward_id", forwardId);
+        String cleanId = DuplicateSuppressor.normaliseId(clientMsgId);
+        JsonObject built = frame.build();
+        if (quotas != null) {
+            String reason = quotas.charge(peer.quotaPrincipal(),
+                    ChatStamp.json(built, null, now, cleanId, ctx.frames().hubId(), null)
+                            .getBytes(StandardCharsets.UTF_8).length, now);
+            if (reason != null) {
+                ctx.counters().ingressRefused.increment();
+                return CompletableFuture.completedFuture(new ForwardedOutcome(HubStrings.quotaExceeded(reason), null));
+            }
+        }
+        long msgId = msgIds.incrementAndGet();
+        String chatJson = ChatStamp.json(built, null, now, cleanId, ctx.frames().hubId(), msgId);
+        Outgoing out = new Outgoing(peer, sender, target, chatJson, msgId, null, null, false, now);
+        boolean directed = Addressing.isDirectedTarget(target);
+        CompletableFuture<Long> committed = append(out, directed);
+        Recipients recipients = Recipients.resolve(target, sender, ctx.registry(), now);
+        long deadLetterCount = directed && recipients.live().isEmpty() ? deadLetters.record(target, sender, now) : 0;
+        if (ctx.hasJournal()) {
+            committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
+        }
+        CompletableFuture<ForwardedOutcome> outcome = new CompletableFuture<>();
+        committed.whenComplete((seq, error) -> {
+            if (error != null) {
+                outcome.complete(new ForwardedOutcome("Chat was not journalled; message dropped.", null));
+                return;
+            }
+            try {
+                publishForwarded(out, recipients, seq, deadLetterCount, outcome);
+            } catch (RuntimeException e) {
+                outcome.completeExceptionally(e);
+            }
+        });
+        return outcome;
+    }
+
+    private void publishForwarded(Outgoing out, Recipients recipients, Long seq, long deadLetterCount,
+                                  CompletableFuture<ForwardedOutcome> outcome) {
+        String text = seq == null ? out.chatJson() : withSeq(out.chatJson(), seq);
+        history.add(out.chatJson(), seq, out.msgId());
+        if (seq != null) {
+            mailbox.chatCommitted(seq, out.sender(), out.target(), false, out.now());
+        }
+        (recipients.directed() ? ctx.counters().chatDirected : ctx.counters().chatBroadcast).increment();
+        Map<String, String> wake = wakeCapabilities(recipients.matched());
+        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text, seq, false);
+        if (deadLetterCount > 0) {
+            escalate(out, deadLetterCount);
+        }
+        List<String> counted = recipients.directed() ? recipients.live() : recipients.matched();
+        Map<String, List<CompletableFuture<Boolean>>> perRecipient = new LinkedHashMap<>();
+        for (String recipient : counted) {
+            List<CompletableFuture<Boolean>> futures = new ArrayList<>(1);
+            ctx.registry().socketsOf(recipient, socket -> {
+                CompletableFuture<Boolean> write = writes.get(socket);
+                if (write != null) {
+                    futures.add(write);
+                }
+            });
+            perRecipient.put(recipient, futures);
+        }
+        List<CompletableFuture<Boolean>> all = new ArrayList<>();
+        perRecipient.values().forEach(all::addAll);
+        CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).whenComplete((ignored, error) -> {
+            List<String> delivered = new ArrayList<>();
+            perRecipient.forEach((recipient, futures) -> {
+                for (CompletableFuture<Boolean> f : futures) {
+                    if (Boolean.TRUE.equals(f.getNow(false))) {
+                        delivered.add(recipient);
+                        return;
+                    }
+                }
+            });
+            ReceiptService.Verdict v = verdict(recipients, delivered, wake);
+            JsonObjectBuilder result = Jsons.PROVIDER.createObjectBuilder();
+            if (seq == null) {
+                result.addNull("seq");
+            } else {
+                result.add("seq", seq);
+            }
+            outcome.complete(new ForwardedOutcome(null, result.add("msg_id", out.msgId()).add("delivered", v.delivered())
+                    .add("recipients", JsonFields.array(v.recipients()))
+                    .add("matched_recipients", JsonFields.array(v.matched()))
+                    .add("stale_recipients", JsonFields.array(v.stale()))
+                    .add("reason", v.reason()).add("dead_lettered", v.deadLettered()).build()));
         });
     }
 
@@ -274,7 +377,7 @@ public final class ChatService {
                     recipients.stale(), ReceiptService.REASON_NO_LIVE, true, wake));
             negativeSent = true;
         }
-        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text, seq);
+        Map<Connection, CompletableFuture<Boolean>> writes = fanOut(out, recipients, text, seq, true);
         if (deadLetterCount > 0) {
             escalate(out, deadLetterCount);
         }
@@ -336,12 +439,16 @@ public final class ChatService {
                 .append(",\"").append(name).append("\":").append(value).append('}').toString();
     }
 
-    private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text, Long seq) {
+    /** The live writes of one chat; {@code toOwn} false keeps a forwarded chat off the peer hub's socket. */
+    private Map<Connection, CompletableFuture<Boolean>> fanOut(Outgoing out, Recipients recipients, String text, Long seq,
+                                                               boolean toOwn) {
         Map<Connection, CompletableFuture<Boolean>> writes = new IdentityHashMap<>();
         // the recipients resolved here are exactly the viewers PrivateDirectedVisibility admits, found by name
         if (!PrivateDirectedVisibility.restricted(ctx.settings().privateDirectedMessages(), out.target())) {
             for (Connection socket : ctx.registry().boundConnections()) {
-                writes.put(socket, writeLive(socket, text, seq));
+                if (toOwn || socket != out.connection()) {
+                    writes.put(socket, writeLive(socket, text, seq));
+                }
             }
             return writes;
         }
@@ -349,7 +456,7 @@ public final class ChatService {
             ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, seq)));
         }
         Connection own = out.connection();
-        if (own.isBound() && !own.superseded()) {
+        if (toOwn && own.isBound() && !own.superseded()) {
             writes.computeIfAbsent(own, s -> writeLive(s, text, seq));
         }
         return writes;

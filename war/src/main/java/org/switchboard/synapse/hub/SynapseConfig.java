@@ -144,6 +144,8 @@ public class SynapseConfig {
                 .messageAuthNonceCache(messageAuthNonceCache).signedEventTrust(signedEventTrust.orElse("").trim())
                 .identityEnrollments(identityEnrollments.orElse("").trim()).identityEnrollNamespaces(enrollNamespaces())
                 .identityEnrollRateLimit(identityEnrollRateLimit).identityEnrollRateWindowSeconds(identityEnrollRateWindowSeconds)
+                .multihubPolicy(multihubPolicy.orElse("").trim())
+                .attachmentRecipientPolicy(attachmentRecipientPolicy.orElse("").trim()).spendLedger(spendLedger.orElse("").trim())
                 .build();
     }
 
@@ -427,6 +429,20 @@ public class SynapseConfig {
      */
     @Inject @ConfigProperty(name = "hub.tls-native", defaultValue = "false")
     boolean tlsNative;
+
+    // ---- cross-hub receiving side (synapse-advanced §4.5 forwards, §5.3 peer attachment reads, §7.4 spend; issue 18) ----
+
+    /** The multi-hub serving policy file (grants per peer hub; mode 0600, ≤ 65,536 bytes); empty = accept no forward. */
+    @Inject @ConfigProperty(name = "hub.multihub-policy")
+    Optional<String> multihubPolicy;
+
+    /** The §5.1 recipient policy for peer attachment reads, re-read on every request; empty = peer reads off. */
+    @Inject @ConfigProperty(name = "hub.attachment-recipient-policy")
+    Optional<String> attachmentRecipientPolicy;
+
+    /** The owner-only serialized spend ledger file (§7.4); empty = every spend_request gets the not-admitted answer. */
+    @Inject @ConfigProperty(name = "hub.spend-ledger")
+    Optional<String> spendLedger;
 
     // ---- cross-hub forwarding, origin side (synapse-advanced §4.2, §4.6; issue 18) ----
 

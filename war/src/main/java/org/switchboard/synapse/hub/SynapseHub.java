@@ -57,6 +57,7 @@ public final class SynapseHub implements RegistrationHooks {
     private final QueryHandler queries;
     private final DeliveryHandler deliveryHandler;
     private volatile org.switchboard.synapse.federation.outbound.ForwardService forwarding;
+    private final org.switchboard.synapse.federation.FederationService federation;
 
     /**
      * A hub over {@code journal} ({@code null} = no journal); {@code blocking} runs journal reads,
@@ -88,6 +89,15 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new AttachmentHandler(attachments));
         this.governance = new org.switchboard.synapse.governance.GovernanceService(ctx, registration.leases());
         dispatcher.register(new org.switchboard.synapse.governance.GovernanceHandler(governance));
+        // the receiving side of cross-hub features (synapse-advanced §4.5; issue 18)
+        this.federation = new org.switchboard.synapse.federation.FederationService(ctx, chat, delivery,
+                attachments::store, () -> corruptRows);
+        dispatcher.register(new org.switchboard.synapse.federation.FederationHandler(federation));
+    }
+
+    /** The receiving side of cross-hub features (synapse-advanced §4.5, §5.3, §7.4). */
+    public org.switchboard.synapse.federation.FederationService federation() {
+        return federation;
     }
 
     private static String resolveHubId(SynapseSettings settings, Journal journal) {

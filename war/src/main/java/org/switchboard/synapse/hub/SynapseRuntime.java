@@ -101,6 +101,7 @@ public class SynapseRuntime implements SynapseContextSource {
                     org.switchboard.synapse.messageauth.MessageAuthStartup.fault(config.settings()),
                     org.switchboard.synapse.identity.IdentityStartup.fault(config.settings()),
                     org.switchboard.synapse.governance.GovernanceStartup.fault(config.settings()),
+                    hub().federation().startupFault(),
                     config.postureRefusal(hub().context().hasJournal()),
                     config.messagePeers().fault()}) {
                 if (fault != null) {

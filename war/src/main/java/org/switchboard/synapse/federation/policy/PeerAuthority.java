@@ -1,0 +1,57 @@
+package org.switchboard.synapse.federation.policy;
+
+import java.util.Locale;
+import org.switchboard.synapse.Connection;
+
+/**
+ * Decides whether a connection is a proven peer hub (synapse-advanced §4.3, §4.5 step 1), afresh
+ * for every hub-to-hub frame so a revoked or expired grant stops the next one: the socket is bound
+ * under a HUB_ID (no {@code /}) at {@code protocol_version} ≥ {@code minVersion}, the serving policy
+ * holds a live grant for that id, and the socket proved itself — on loopback by the hub's connect
+ * token (checked at registration) with no certificate pin on its grants. Client-certificate pinning
+ * is not built: a peer off loopback, or one whose grant names a {@code cert_pin}, is never proven.
+ */
+public final class PeerAuthority {
+
+    private final PolicySource<MultihubPolicy> policy;
+    private final boolean tokenSecured;
+
+    /** Peers judged against {@code policy}; {@code tokenSecured} is whether the hub requires a connect token. */
+    public PeerAuthority(PolicySource<MultihubPolicy> policy, boolean tokenSecured) {
+        this.policy = policy;
+        this.tokenSecured = tokenSecured;
+    }
+
+    /** The policy in force now. */
+    public MultihubPolicy policy() {
+        return policy.get();
+    }
+
+    /** The peer's hub id when {@code connection} is a proven peer at {@code minVersion}, else null. */
+    public String peerId(Connection connection, int minVersion, double now) {
+        String name = connection.name();
+        if (name == null || !PolicyChecks.hubId(name) || connection.protocolVersion() < minVersion) {
+            return null;
+        }
+        MultihubPolicy current = policy.get();
+        if (!current.authorises(name, now)) {
+            return null;
+        }
+        boolean tokenProof = tokenSecured && connection.quotaPrincipal() != null && connection.quotaPrincipal().startsWith("auth-token:")
+                && loopback(connection.peer().remoteHost()) && current.certPins(name, now).isEmpty();
+        return tokenProof ? name : null;
+    }
+
+    /** Numeric loopback or {@code localhost} (IPv4 127/8, IPv6 ::1, its mapped form). */
+    public static boolean loopback(String host) {
+        if (host == null) {
+            return false;
+        }
+        String h = host.toLowerCase(Locale.ROOT).strip();
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        return h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")
+                || h.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}") || h.matches("::ffff:127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+    }
+}
