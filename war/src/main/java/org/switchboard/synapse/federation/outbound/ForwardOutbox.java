@@ -22,6 +22,7 @@ public final class ForwardOutbox {
 
     private final Map<String, ForwardEntry> entries = new ConcurrentHashMap<>();
     private final Set<String> attempting = ConcurrentHashMap.newKeySet();
+    private final Set<String> notifying = ConcurrentHashMap.newKeySet();
 
     /** Adds an entry unless one with its id is there already. */
     public void putIfAbsent(ForwardEntry entry) {
@@ -47,6 +48,16 @@ public final class ForwardOutbox {
 
     public void unlock(String forwardId) {
         attempting.remove(forwardId);
+    }
+
+    /** Claims the sending of a settlement receipt (settlement and a registration flush may race); false when taken. */
+    public boolean claimNotify(String forwardId) {
+        return notifying.add(forwardId);
+    }
+
+    /** The receipt was not taken by the socket: another registration may send it. */
+    public void releaseNotify(String forwardId) {
+        notifying.remove(forwardId);
     }
 
     /** Every pending entry. */

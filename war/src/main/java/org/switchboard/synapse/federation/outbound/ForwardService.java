@@ -214,10 +214,15 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
 
     /** Sends a settlement receipt and records, once the socket took it, that the sender was told. */
     private void deliverOwed(Connection connection, ForwardEntry s) {
-        connection.send(ForwardReceipts.build(ctx.frames(), s, false).toString()).thenAccept(ok -> {
+        if (!outbox.claimNotify(s.forwardId())) {
+            return; // being sent already (a settlement racing the sender's registration): once only
+        }
+        connection.send(ForwardReceipts.build(ctx.frames(), s, false).toString()).whenComplete((ok, error) -> {
             if (Boolean.TRUE.equals(ok)) {
                 ctx.journal().append(List.of(ForwardJournal.notified(s.forwardId())), List.of())
                         .thenRun(() -> outbox.update(s.forwardId(), ForwardEntry::notified));
+            } else {
+                outbox.releaseNotify(s.forwardId());
             }
         });
     }

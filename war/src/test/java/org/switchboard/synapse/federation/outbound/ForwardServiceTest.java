@@ -310,4 +310,38 @@ class ForwardServiceTest {
         assertTrue(alice.peer().lastOfType("error").getString("payload")
                 .startsWith("Roster of hub 'hub-z' unavailable (unknown_hub)"));
     }
+
+    @Test
+    void aSettlementRacingTheSendersRegistrationFlushIsToldOnce() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        test.advance(1);
+        alice.peer().holdWrites(); // the settlement receipt is on its way, not yet taken by the socket
+        peer.answers.add(accepted());
+        service.attempt(id);
+        service.flushReceipts(alice.connection()); // step 12 of a registration at that moment
+        alice.peer().releaseWrites(true);
+        assertEquals(1, alice.peer().ofType("delivery_receipt").stream()
+                .filter(r -> "accepted".equals(r.getString("forward_state"))).count());
+        assertNull(service.outbox().get(id));
+    }
+
+    @Test
+    void aReceiptTheSocketDidNotTakeIsOwedStill() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        test.advance(1);
+        alice.peer().failWrites(true);
+        peer.answers.add(accepted());
+        service.attempt(id);
+        assertTrue(service.outbox().get(id).receiptOwed());
+        alice.peer().failWrites(false);
+        service.flushReceipts(alice.connection());
+        assertEquals("accepted", alice.peer().lastOfType("delivery_receipt").getString("forward_state"));
+        assertNull(service.outbox().get(id));
+    }
 }
