@@ -101,7 +101,11 @@ public class ForwardDispatcher implements WorkHandler {
 
     @Override
     public void handle(String body, int deliveryCount) {
-        ForwardService current = service();
+        // Never builds the hub from here: an item the broker redelivers while the application deploys
+        // would build it on the MDB thread, under the runtime's lock, while deployment still needs the
+        // main thread (seen as a restart after kill -9 that never became ready). Dropping the item is
+        // safe: the first tick after the hub is built re-queues every pending entry.
+        ForwardService current = service;
         if (current != null && body != null) {
             current.attempt(body.strip());
         }
@@ -126,7 +130,7 @@ public class ForwardDispatcher implements WorkHandler {
     /** Every second: expiry; once after start, every pending entry re-queued; every 10 s, lost items recovered. */
     void tick() {
         try {
-            ForwardService current = service();
+            ForwardService current = service; // as in handle: the hub is built by its own start-up, not here
             if (current == null) {
                 return;
             }
