@@ -22,6 +22,31 @@ public class SynapseHealthServlet extends HttpServlet {
     @Inject
     transient SynapseRuntime runtime;
 
+    @Inject
+    transient org.switchboard.synapse.federation.outbound.ForwardDispatcher forwards;
+
+    /** Pending forwards per configured peer (synapse-advanced §4.9): {@code {"<peer>": {pending, oldest_pending_seconds}}}. */
+    private jakarta.json.JsonObject messageForward() {
+        jakarta.json.JsonObjectBuilder out = Jsons.PROVIDER.createObjectBuilder();
+        var service = forwards.service();
+        if (service != null) {
+            var stats = service.stats();
+            for (String peer : service.peers().peers().keySet()) {
+                var s = stats.get(peer);
+                out.add(peer, Jsons.PROVIDER.createObjectBuilder().add("pending", s == null ? 0 : s.pending())
+                        .add("oldest_pending_seconds", s == null ? 0 : Math.round(s.oldestPendingSeconds() * 1000) / 1000.0));
+            }
+            // entries for a peer since removed from the configuration still count until they settle
+            stats.forEach((peer, s) -> {
+                if (!service.peers().peers().containsKey(peer)) {
+                    out.add(peer, Jsons.PROVIDER.createObjectBuilder().add("pending", s.pending())
+                            .add("oldest_pending_seconds", Math.round(s.oldestPendingSeconds() * 1000) / 1000.0));
+                }
+            });
+        }
+        return out.build();
+    }
+
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         SynapseHub hub = runtime.hub();
@@ -46,6 +71,7 @@ public class SynapseHealthServlet extends HttpServlet {
                 .add("online_agents", hub.context().registry().onlineCount())
                 .add("active_claims", claims)
                 .add("operation_outbox_pending", outbox)
+                .add("message_forward", messageForward())
                 .build().toString();
         response.setStatus(200);
         response.setContentType("application/json");

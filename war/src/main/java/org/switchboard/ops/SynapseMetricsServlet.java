@@ -27,6 +27,9 @@ public class SynapseMetricsServlet extends HttpServlet {
     transient SynapseRuntime runtime;
 
     @Inject
+    transient org.switchboard.synapse.federation.outbound.ForwardDispatcher forwards;
+
+    @Inject
     transient ContainerSeam seam;
 
     @Inject
@@ -88,6 +91,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
         delivery(out, hub.delivery());
+        messageForward(out, forwards.service());
         attachmentErrors(out, counters);
         messageAuth(out, counters);
         aclDenials(out, counters);
@@ -129,6 +133,22 @@ public class SynapseMetricsServlet extends HttpServlet {
             out.append("synapse_spend_requests_total{action=\"").append(parts[0]).append("\",result=\"")
                     .append(parts[1]).append("\"} ").append(n.sum()).append('\n');
         });
+    }
+
+    /** Cross-hub forwarding, origin side (synapse-advanced §4.9): the outbox entries still pending. */
+    private static void messageForward(StringBuilder out, org.switchboard.synapse.federation.outbound.ForwardService service) {
+        long pending = 0;
+        double oldest = 0;
+        if (service != null) {
+            for (var stats : service.stats().values()) {
+                pending += stats.pending();
+                oldest = Math.max(oldest, stats.oldestPendingSeconds());
+            }
+        }
+        gauge(out, "synapse_message_forward_pending", "Cross-hub forwards pending in the outbox.", pending);
+        out.append("# HELP synapse_message_forward_oldest_pending_seconds Age of the oldest pending cross-hub forward (0 when none).\n")
+                .append("# TYPE synapse_message_forward_oldest_pending_seconds gauge\n")
+                .append("synapse_message_forward_oldest_pending_seconds ").append(Math.round(oldest * 1000) / 1000.0).append('\n');
     }
 
     /** Session-bound delivery: open requests by stage, offers pending, sweeps, refusals by reason code. */

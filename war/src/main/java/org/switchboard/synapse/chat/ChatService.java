@@ -40,6 +40,7 @@ public final class ChatService {
     private final MailboxService mailbox;
     private final ChannelService channels;
     private final AtomicLong msgIds = new AtomicLong();
+    private volatile RemoteChats remote;
 
     /** Chat rules wired to the hub's shared parts. */
     public ChatService(SynapseContext ctx, ReceiptService receipts, MailboxService mailbox, ChannelService channels) {
@@ -81,12 +82,23 @@ public final class ChatService {
             connection.send(ctx.frames().errorText(sender, refusal));
             return;
         }
+        String channel = JsonFields.string(frame, "channel");
+        String target = in.target();
+        // a seat on another hub (synapse-advanced §4.6): refused here, before anything is stored; channel chats stay local
+        boolean remoteTarget = channel == null && target != null && target.indexOf('@') >= 0;
+        if (remoteTarget) {
+            RemoteChats forwarding = remote;
+            String refused = forwarding == null ? "Cross-hub forwarding is not configured on this hub"
+                    : forwarding.refusal(sender, target, frame);
+            if (refused != null) {
+                connection.send(ctx.frames().errorText(sender, refused));
+                return;
+            }
+        }
         double now = ctx.frames().now();
         Double clientTimestamp = JsonFields.number(frame, "timestamp");
         String clientMsgId = DuplicateSuppressor.normaliseId(JsonFields.string(frame, "client_msg_id"));
         String hubId = ctx.frames().hubId();
-        String channel = JsonFields.string(frame, "channel");
-        String target = in.target();
 
         // without msg_id: what duplicates are compared on and quotas charge for (written once for both)
         String unnumbered = clientMsgId != null || quotas != null
@@ -137,7 +149,55 @@ public final class ChatService {
         if (clientMsgId != null) {
             duplicates.sending(sender, clientMsgId);
         }
+        if (remoteTarget) {
+            routeRemote(out, frame);
+            return;
+        }
         routePublic(out);
+    }
+
+    /** Installs the cross-hub forwarding of hub-qualified chats (synapse-advanced §4.6). */
+    public void remoteChats(RemoteChats forwarding) {
+        this.remote = forwarding;
+    }
+
+    /**
+     * A chat to a seat on another hub: journalled like a local one (with its {@code forward_id}) in the
+     * same append as its outbox entry, kept in history, shown locally only where a local chat to an
+     * unknown seat would be (everyone without private directed routing, else the sender), then handed on.
+     */
+    private void routeRemote(Outgoing out, JsonObject frame) {
+        RemoteChats.Forward forward = remote.prepare(out.sender(), out.target(), frame, out.msgId(), out.now(),
+                out.clientMsgId(), out.receiptRequested());
+        String chatJson = new StringBuilder(out.chatJson().length() + 64).append(out.chatJson(), 0, out.chatJson().length() - 1)
+                .append(",\"forward_id\":\"").append(forward.forwardId()).append("\"}").toString();
+        Outgoing stamped = new Outgoing(out.connection(), out.sender(), out.target(), chatJson, out.msgId(), out.clientMsgId(),
+                out.digest(), out.receiptRequested(), out.now());
+        CompletableFuture<Long> committed = ctx.journal()
+                .append(List.of(new JournalEvent.Draft("chat", null, chatJson), forward.outboxEvent()), List.of())
+                .thenApply(seqs -> seqs[0]);
+        committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
+        Recipients nobody = new Recipients(List.of(), List.of(), List.of(), true);
+        out.connection().inOrder(committed, seq -> {
+            String text = seq == null ? chatJson : withSeq(chatJson, seq);
+            history.add(chatJson, seq, out.msgId());
+            ctx.counters().chatDirected.increment();
+            fanOut(stamped, nobody, text, seq, true);
+            if (out.clientMsgId() != null) {
+                // reached the outbox: a resend is a duplicate (seed: "or a peer hub's forward outbox")
+                duplicates.remember(out.sender(), out.clientMsgId(),
+                        new DuplicateSuppressor.Remembered(out.digest(), out.msgId(), seq, null, out.now()));
+                duplicates.settled(out.sender(), out.clientMsgId());
+            }
+            remote.committed(forward, seq);
+        }).whenComplete((ignored, error) -> {
+            if (error != null) {
+                refuseUnjournalled(out);
+                if (out.clientMsgId() != null) {
+                    duplicates.settled(out.sender(), out.clientMsgId());
+                }
+            }
+        });
     }
 
     /** What a chat forwarded by a peer hub came to: the §4.4 result object, or the router's refusal text. */

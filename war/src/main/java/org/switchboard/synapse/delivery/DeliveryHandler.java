@@ -9,10 +9,16 @@ import org.switchboard.synapse.VerbHandler;
 public final class DeliveryHandler implements VerbHandler {
 
     private final DeliveryService delivery;
+    private volatile RemoteDeliveries remote;
 
     /** Verbs answered by {@code delivery}. */
     public DeliveryHandler(DeliveryService delivery) {
         this.delivery = delivery;
+    }
+
+    /** Installs the cross-hub forwarding of delivery verbs (synapse-advanced §4.7). */
+    public void remoteDeliveries(RemoteDeliveries forwarding) {
+        this.remote = forwarding;
     }
 
     @Override
@@ -31,6 +37,10 @@ public final class DeliveryHandler implements VerbHandler {
         if (in.connection().protocolVersion() < RequestValidation.CONTRACT_VERSION) {
             delivery.refuseOldProtocol(in.connection(), in.sender(), in.frame());
             return;
+        }
+        RemoteDeliveries forwarding = remote;
+        if (forwarding != null && forwarding.take(in.connection(), in.sender(), in.type(), in.frame())) {
+            return; // a seat on another hub, or a follow-up of a forwarded request (synapse-advanced §4.7)
         }
         switch (in.type()) {
             case "delivery_request" -> delivery.request(in.connection(), in.sender(), in.frame());

@@ -741,4 +741,9 @@ public final class DeliveryService {
     DeliveryBook book() {
         return book;
     }
+
+    /** True when {@code operationKey} names a request of this hub (cross-hub forwarding refuses a peer's key that does, §4.7). */
+    public boolean holds(String operationKey) {
+        return book.get(operationKey) != null;
+    }
 }

@@ -454,4 +454,37 @@ public class SynapseConfig {
     /** Stored delivery notifications kept for all audiences together; the oldest leave first. */
     @Inject @ConfigProperty(name = "hub.delivery-notifications-max", defaultValue = "100000")
     int deliveryNotificationsMax;
+
+    // ---- cross-hub forwarding, origin side (synapse-advanced §4.2, §4.6; issue 18) ----
+
+    /** Message peers, {@code HUB_ID=ws[s]://host:port/[,…]}; empty = none (hub-qualified chats are refused). */
+    @Inject @ConfigProperty(name = "hub.message-peers")
+    Optional<String> messagePeerList;
+
+    /** Connect token presented to every peer (their {@code hub.token}); a secret, never logged. */
+    @Inject @ConfigProperty(name = "hub.message-peer-token")
+    Optional<String> messagePeerToken;
+
+    /** Certificate pins, {@code HUB_ID=sha256:<hex>[,…]}: one per {@code wss://} peer. */
+    @Inject @ConfigProperty(name = "hub.message-peer-pins")
+    Optional<String> messagePeerPins;
+
+    /** How long a forward is retried before it settles {@code expired}. */
+    @Inject @ConfigProperty(name = "hub.message-forward-ttl-seconds", defaultValue = "86400")
+    long messageForwardTtlSeconds;
+
+    /** Longest wait between two attempts of a forward (the §4.6 schedule is capped at 300 s; lower = faster recovery). */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-backoff-seconds", defaultValue = "300")
+    long messageForwardMaxBackoffSeconds;
+
+    /** The parsed peers (a malformed setting leaves none and a start-up fault naming its key). */
+    public org.switchboard.synapse.federation.outbound.MessagePeers messagePeers() {
+        return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
+                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds);
+    }
+
+    /** The token presented to peers ({@code ""} when unset). */
+    public String messagePeerToken() {
+        return messagePeerToken.orElse("").strip();
+    }
 }

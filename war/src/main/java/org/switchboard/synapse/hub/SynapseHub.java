@@ -54,6 +54,9 @@ public final class SynapseHub implements RegistrationHooks {
     private volatile int corruptRows;
     private final AttachmentService attachments;
     private final org.switchboard.synapse.governance.GovernanceService governance;
+    private final QueryHandler queries;
+    private final DeliveryHandler deliveryHandler;
+    private volatile org.switchboard.synapse.federation.outbound.ForwardService forwarding;
     private final org.switchboard.synapse.federation.FederationService federation;
 
     /**
@@ -77,8 +80,10 @@ public final class SynapseHub implements RegistrationHooks {
         dispatcher.register(new HeartbeatHandler(registration));
         dispatcher.register(new ChatHandler(chat));
         dispatcher.register(new AckHandler(mailbox));
-        dispatcher.register(new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot));
-        dispatcher.register(new DeliveryHandler(delivery));
+        this.queries = new QueryHandler(chat, mailbox, contributors, delivery::sessionsSnapshot);
+        dispatcher.register(queries);
+        this.deliveryHandler = new DeliveryHandler(delivery);
+        dispatcher.register(deliveryHandler);
         dispatcher.register(channels);
         this.attachments = AttachmentService.closed(ctx); // opened by the container wiring: openAttachments
         dispatcher.register(new AttachmentHandler(attachments));
@@ -156,6 +161,19 @@ public final class SynapseHub implements RegistrationHooks {
         return open;
     }
 
+    /**
+     * Cross-hub forwarding, origin side (synapse-advanced §4.6–4.8): hub-qualified chats, forwarded
+     * delivery intents, the remote roster, and settled-forward receipts replayed on registration (step 12).
+     */
+    public void forwarding(org.switchboard.synapse.federation.outbound.ForwardService service) {
+        this.forwarding = service;
+        chat.remoteChats(service);
+        queries.remoteRoster(service);
+        if (service.deliveries() != null) {
+            deliveryHandler.remoteDeliveries(service.deliveries());
+        }
+    }
+
     public SynapseDispatcher dispatcher() {
         return dispatcher;
     }
@@ -201,7 +219,12 @@ public final class SynapseHub implements RegistrationHooks {
 
     @Override
     public CompletableFuture<Void> flushOutbox(Connection connection) {
-        return receipts.flushOutbox(connection.name());
+        return receipts.flushOutbox(connection.name()).thenRun(() -> {
+            var service = forwarding;
+            if (service != null) {
+                service.flushReceipts(connection); // step 12: after receipts, the settled forward receipts
+            }
+        });
     }
 
     @Override

@@ -62,6 +62,10 @@ public class SynapseRuntime implements SynapseContextSource {
     @Inject
     Instance<org.switchboard.synapse.attachments.JpaAttachmentLedger> attachmentLedgers;
 
+    /** The forward outbox's container side (synapse-advanced §4.6). */
+    @Inject
+    org.switchboard.synapse.federation.outbound.ForwardDispatcher forwardDispatcher;
+
     private volatile SynapseHub hub;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
@@ -98,7 +102,8 @@ public class SynapseRuntime implements SynapseContextSource {
                     org.switchboard.synapse.identity.IdentityStartup.fault(config.settings()),
                     org.switchboard.synapse.governance.GovernanceStartup.fault(config.settings()),
                     hub().federation().startupFault(),
-                    config.postureRefusal(hub().context().hasJournal())}) {
+                    config.postureRefusal(hub().context().hasJournal()),
+                    config.messagePeers().fault()}) {
                 if (fault != null) {
                     LOG.severe(fault);
                     current = true;
@@ -176,6 +181,9 @@ public class SynapseRuntime implements SynapseContextSource {
         }
         long started = System.nanoTime();
         built.replayJournal();
+        // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox replays its own events
+        built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken(),
+                built.delivery()::durable, built.delivery()::holds));
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, corrupt rows " + built.corruptRows() + ")");

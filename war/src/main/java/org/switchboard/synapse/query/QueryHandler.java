@@ -42,6 +42,7 @@ public final class QueryHandler implements VerbHandler {
     private final MailboxService mailbox;
     private final Supplier<List<StateSnapshotContributor>> contributors;
     private final Supplier<JsonObject> deliverySessions;
+    private volatile RemoteRoster remoteRoster;
 
     /** Queries over chat history, mailbox and the state contributors (claims etc.). */
     public QueryHandler(ChatService chat, MailboxService mailbox, Supplier<List<StateSnapshotContributor>> contributors) {
@@ -65,14 +66,39 @@ public final class QueryHandler implements VerbHandler {
     @Override
     public void handle(InboundFrame in, SynapseContext ctx) {
         switch (in.type()) {
-            case "who_request" -> in.connection().send(SnapshotTrim.fit(withDeliverySessions(who(in.sender(), ctx),
+            case "who_request" -> {
+                String hub = org.switchboard.synapse.wire.JsonFields.string(in.frame(), "hub");
+                if (hub != null && !hub.equals(ctx.frames().hubId())) {
+                    remoteWho(in, ctx, hub);
+                    return;
+                }
+                in.connection().send(SnapshotTrim.fit(withDeliverySessions(who(in.sender(), ctx),
                     in.connection().protocolVersion()), ctx.settings().replyBudget()).toString());
+            }
             case "history_request" -> history(in, ctx);
             case "state_request" -> in.connection().send(state(in, ctx).toString());
             case "resume_request" -> in.connection().send(resume(in, ctx));
             default -> {
             }
         }
+    }
+
+    /** Installs the remote roster of synapse-advanced §4.8. */
+    public void remoteRoster(RemoteRoster roster) {
+        this.remoteRoster = roster;
+    }
+
+    /** {@code who_request} naming another hub: its roster, asked off the socket's thread (the peer may take 10 s). */
+    private void remoteWho(InboundFrame in, SynapseContext ctx, String hub) {
+        RemoteRoster roster = remoteRoster;
+        if (roster == null) {
+            String shown = hub.matches("^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$") ? hub : "?";
+            in.connection().send(ctx.frames().error(in.sender(), "Roster of hub '" + shown
+                    + "' unavailable (unknown_hub): not a configured message peer").add("error_code", "unknown_hub")
+                    .build().toString());
+            return;
+        }
+        ctx.blocking().execute(() -> roster.roster(in.connection(), in.sender(), hub));
     }
 
     /** Adds {@code delivery_sessions} for a requester at v3 or above; older requesters never see the key. */

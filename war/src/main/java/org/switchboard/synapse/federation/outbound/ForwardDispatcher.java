@@ -1,0 +1,155 @@
+package org.switchboard.synapse.federation.outbound;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.Initialized;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.lifecycle.StopSignal;
+import org.switchboard.messaging.WorkHandler;
+import org.switchboard.messaging.WorkQueue;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.SynapseContextSource;
+
+/**
+ * Container side of the forward outbox: builds the {@link ForwardService} when the hub is built
+ * (replaying the outbox's journal events), carries every attempt as a JMS work item (the same seam as
+ * REDSYN webhook retries; the broker schedules the back-off delay and keeps it across a restart), and
+ * runs the 1 s expiry loop plus a recovery sweep that re-queues entries whose item was lost.
+ */
+@ApplicationScoped
+public class ForwardDispatcher implements WorkHandler {
+
+    /** The work-queue kind of forward attempts; the body is the {@code forward_id}. */
+    public static final String KIND = "synapse.forward";
+    /** How late an entry must be before the sweep re-queues it. */
+    static final double GRACE_SECONDS = 30;
+    private static final int REPLAY_PAGE = 2000;
+    private static final Logger LOG = Logger.getLogger(ForwardDispatcher.class.getName());
+
+    @Inject
+    WorkQueue queue;
+
+    @Inject
+    SynapseContextSource hub;
+
+    @Resource
+    ManagedScheduledExecutorService scheduler;
+
+    private volatile ForwardService service;
+    private ScheduledFuture<?> task;
+    private StopSignal stopSignal;
+    private volatile boolean redriven;
+    private long ticks;
+
+    /**
+     * Called by the hub's wiring while it builds the hub (before it serves): the service over the
+     * configured peers, its outbox rebuilt from the journal.
+     */
+    public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
+                                  Predicate<String> localDelivery) {
+        PeerClient client = new WebSocketPeerClient();
+        ForwardService built = new ForwardService(ctx, peers, token, client,
+                (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
+        ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
+        built.deliveries(deliveries);
+        if (ctx.hasJournal()) {
+            Set<String> kinds = new HashSet<>(ForwardJournal.KINDS);
+            kinds.addAll(ForwardedDeliveries.KINDS);
+            long after = 0;
+            while (true) {
+                List<JournalEvent> page = ctx.journal().read(after, REPLAY_PAGE, kinds);
+                for (JournalEvent event : page) {
+                    built.replay(event);
+                    deliveries.replay(event);
+                }
+                if (page.size() < REPLAY_PAGE) {
+                    break;
+                }
+                after = page.get(page.size() - 1).seq();
+            }
+        }
+        service = built;
+        return built;
+    }
+
+    /** The service (building the hub first if needed); null when the hub was built without it. */
+    public ForwardService service() {
+        if (service == null) {
+            hub.context();
+        }
+        return service;
+    }
+
+    @Override
+    public String kind() {
+        return KIND;
+    }
+
+    @Override
+    public void handle(String body, int deliveryCount) {
+        // Never builds the hub from here: an item the broker redelivers while the application deploys
+        // would build it on the MDB thread, under the runtime's lock, while deployment still needs the
+        // main thread (seen as a restart after kill -9 that never became ready). Dropping the item is
+        // safe: the first tick after the hub is built re-queues every pending entry.
+        ForwardService current = service;
+        if (current != null && body != null) {
+            current.attempt(body.strip());
+        }
+    }
+
+    void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+        task = scheduled;
+        stopSignal = StopSignal.onStop("synapse-forward-sweeper-stop", () -> scheduled.cancel(false));
+    }
+
+    @PreDestroy
+    void stop() {
+        if (stopSignal != null) {
+            stopSignal.close();
+        }
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+
+    /** Every second: expiry; once after start, every pending entry re-queued; every 10 s, lost items recovered. */
+    void tick() {
+        try {
+            ForwardService current = service; // as in handle: the hub is built by its own start-up, not here
+            if (current == null) {
+                return;
+            }
+            current.expireDue();
+            ticks++;
+            if (!redriven) {
+                redriven = true;
+                int n = current.redrive(0);
+                if (n > 0) {
+                    LOG.info("forward outbox: " + n + " pending forwards re-queued after start");
+                }
+            } else if (ticks % 10 == 0) {
+                int n = current.redrive(GRACE_SECONDS);
+                if (n > 0) {
+                    LOG.info("forward recovery sweep: re-queued " + n + " overdue forwards");
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "forward outbox sweep failed; retrying in a second", e);
+        }
+    }
+}

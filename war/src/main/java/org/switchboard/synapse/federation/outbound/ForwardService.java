@@ -1,0 +1,341 @@
+package org.switchboard.synapse.federation.outbound;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.json.Jsons;
+import org.switchboard.logging.LogSafe;
+import org.switchboard.synapse.Connection;
+import org.switchboard.synapse.SynapseContext;
+import org.switchboard.synapse.chat.RemoteChats;
+
+/**
+ * The origin side of cross-hub forwarding (synapse-advanced §4.6, §4.8): validates hub-qualified
+ * chats, keeps their durable outbox (journalled with the chat), makes each attempt over a fresh peer
+ * connection, settles, expires, and sends the forward receipts; answers remote roster requests.
+ * Attempts are scheduled through a {@link Scheduler} (the JMS work queue in the server).
+ */
+public final class ForwardService implements RemoteChats, org.switchboard.synapse.query.RemoteRoster {
+
+    private static final Logger LOG = Logger.getLogger(ForwardService.class.getName());
+    /** Slack before an early queue item counts as stale (a copy of an item already rescheduled). */
+    private static final double EARLY_SLACK_SECONDS = 0.5;
+
+    /** Puts an attempt of one forward on the queue after a delay. */
+    public interface Scheduler {
+        void attemptAfter(String forwardId, long delayMillis);
+    }
+
+    private record Prepared(String forwardId, JournalEvent.Draft outboxEvent, ForwardEntry entry) implements Forward {
+    }
+
+    private final SynapseContext ctx;
+    private final MessagePeers peers;
+    private final String token;
+    private final PeerClient client;
+    private final Scheduler scheduler;
+    private final ForwardOutbox outbox = new ForwardOutbox();
+
+    /** Forwarding over {@code client} to the configured {@code peers}, presenting {@code token}. */
+    public ForwardService(SynapseContext ctx, MessagePeers peers, String token, PeerClient client, Scheduler scheduler) {
+        this.ctx = ctx;
+        this.peers = peers;
+        this.token = token == null ? "" : token;
+        this.client = client;
+        this.scheduler = scheduler;
+    }
+
+    private volatile ForwardedDeliveries deliveries;
+
+    /** The forwarded delivery intents of §4.7 (same peers and client). */
+    public ForwardedDeliveries deliveries() {
+        return deliveries;
+    }
+
+    /** Attaches the forwarded delivery intents. */
+    public void deliveries(ForwardedDeliveries forwarded) {
+        this.deliveries = forwarded;
+    }
+
+    public ForwardOutbox outbox() {
+        return outbox;
+    }
+
+    public MessagePeers peers() {
+        return peers;
+    }
+
+    // ---- chat (§4.6) ----
+
+    @Override
+    public String refusal(String sender, String target, JsonObject frame) {
+        String refused = HubAddress.refusal(target, peers.peers().keySet());
+        if (refused != null) {
+            return refused;
+        }
+        if (!ctx.hasJournal()) {
+            return "Cross-hub forwarding needs the hub's journal (durable outbox)";
+        }
+        JsonValue payload = frame.get("payload");
+        int bytes = payload == null ? 0 : payload.toString().getBytes(StandardCharsets.UTF_8).length;
+        if (bytes + 1024 > ForwardFrames.MAX_BODY_BYTES) {
+            return "Chat too large to forward (a forward body holds at most 262144 bytes)";
+        }
+        return null;
+    }
+
+    @Override
+    public Forward prepare(String sender, String target, JsonObject frame, long msgId, double timestamp, String clientMsgId,
+                           boolean receiptRequested) {
+        HubAddress address = HubAddress.parse(target);
+        String forwardId = ForwardFrames.newForwardId();
+        JsonObject request = ForwardFrames.chat(ctx.frames().hubId(), forwardId, sender, address.seat(), frame.get("payload"),
+                msgId, timestamp, clientMsgId);
+        double now = ctx.frames().now();
+        ForwardEntry entry = ForwardEntry.queued(forwardId, address.hubId(), sender, target, request, msgId, null, clientMsgId,
+                now, now + peers.ttlSeconds(), receiptRequested);
+        return new Prepared(forwardId, ForwardJournal.queued(entry), entry);
+    }
+
+    @Override
+    public void committed(Forward forward, Long seq) {
+        ForwardEntry e = ((Prepared) forward).entry();
+        outbox.putIfAbsent(new ForwardEntry(e.forwardId(), e.peer(), e.sender(), e.target(), e.request(), e.msgId(), seq,
+                e.clientMsgId(), e.created(), e.expiresAt(), e.notifySender(), e.state(), e.attempts(), e.nextAttemptAt(),
+                e.result(), e.answeringHub(), e.reasonCode(), e.detail(), e.receiptOwed()));
+        // off the journal's completion thread: the queue write is a broker round trip
+        ctx.blocking().execute(() -> schedule(e.forwardId(), 0));
+    }
+
+    private void schedule(String forwardId, long delayMillis) {
+        try {
+            scheduler.attemptAfter(forwardId, delayMillis);
+        } catch (RuntimeException ex) {
+            LOG.log(Level.WARNING, "could not queue forward " + forwardId + "; the recovery sweep will retry it", LogSafe.failure(ex));
+        }
+    }
+
+    /** One attempt of a pending forward (a queue item); stale or concurrent copies return at once. */
+    public void attempt(String forwardId) {
+        ForwardEntry e = outbox.get(forwardId);
+        if (e == null || !e.pending() || ctx.frames().now() + EARLY_SLACK_SECONDS < e.nextAttemptAt()) {
+            return;
+        }
+        if (!outbox.tryLock(forwardId)) {
+            return;
+        }
+        try {
+            e = outbox.get(forwardId);
+            if (e == null || !e.pending()) {
+                return;
+            }
+            run(e);
+        } finally {
+            outbox.unlock(forwardId);
+        }
+    }
+
+    private void run(ForwardEntry e) {
+        double now = ctx.frames().now();
+        boolean first = e.attempts() == 0;
+        if (now >= e.expiresAt()) {
+            settle(e, ForwardEntry.EXPIRED, e.attempts(), null, null, "", "", first);
+            return;
+        }
+        MessagePeers.Peer peer = peers.peers().get(e.peer());
+        if (peer == null) {
+            settle(e, ForwardEntry.REFUSED, e.attempts(), null, null, "peer_not_configured", "", first);
+            return;
+        }
+        ForwardFrames.Answer answer;
+        try {
+            JsonObject frame = client.exchange(peer, ForwardFrames.registration(ctx.frames().hubId(), token, now),
+                    e.request(), e.forwardId());
+            answer = ForwardFrames.read(frame, e.forwardId());
+        } catch (IOException | RuntimeException ex) {
+            LOG.fine(() -> "forward " + e.forwardId() + " to " + e.peer() + ": no answer (" + LogSafe.text(ex.getMessage()) + ")");
+            answer = new ForwardFrames.Answer(ForwardFrames.Kind.INVALID, null, null, "", "", null);
+        }
+        int attempts = e.attempts() + 1;
+        switch (answer.kind()) {
+            case RESULT -> settle(e, answer.disposition(), attempts, answer.result(), answer.answeringHub(),
+                    answer.reasonCode(), answer.detail(), first);
+            case REJECTED -> settle(e, ForwardEntry.REFUSED, attempts, null, null, "peer_rejected", "", first);
+            default -> failed(e, attempts, first);
+        }
+    }
+
+    private void failed(ForwardEntry e, int attempts, boolean first) {
+        long delay = ForwardBackoff.delaySeconds(attempts, peers.maxBackoffSeconds());
+        ForwardEntry next = e.failed(attempts, ctx.frames().now() + delay);
+        ctx.journal().append(List.of(ForwardJournal.failed(next)), List.of()).join();
+        outbox.update(e.forwardId(), x -> x.pending() ? next : x);
+        if (first && e.notifySender()) {
+            sendToSender(ForwardReceipts.build(ctx.frames(), next, true));
+        }
+        schedule(e.forwardId(), delay * 1000);
+    }
+
+    private void settle(ForwardEntry e, String state, int attempts, JsonObject result, String answering, String code,
+                        String detail, boolean first) {
+        boolean owed = e.notifySender() && !first;
+        ForwardEntry s = e.settled(state, attempts, result, answering, code, detail, owed);
+        ctx.journal().append(List.of(ForwardJournal.settled(s)), List.of()).join();
+        outbox.update(e.forwardId(), x -> s);
+        if (!ForwardEntry.ACCEPTED.equals(state) && !ForwardEntry.DUPLICATE.equals(state)) {
+            LOG.info(() -> "forward " + e.forwardId() + " to hub '" + e.peer() + "' settled " + state
+                    + (code == null || code.isEmpty() ? "" : " (" + code + ")"));
+        }
+        if (first && e.notifySender()) {
+            sendToSender(ForwardReceipts.build(ctx.frames(), s, true));
+        } else if (owed) {
+            Connection online = ctx.registry().socketOf(s.sender());
+            if (online != null) {
+                deliverOwed(online, s);
+            }
+        }
+    }
+
+    private void sendToSender(JsonObject receipt) {
+        Connection online = ctx.registry().socketOf(receipt.getString("target"));
+        if (online != null) {
+            online.send(receipt.toString());
+        }
+    }
+
+    /** Sends a settlement receipt and records, once the socket took it, that the sender was told. */
+    private void deliverOwed(Connection connection, ForwardEntry s) {
+        if (!outbox.claimNotify(s.forwardId())) {
+            return; // being sent already (a settlement racing the sender's registration): once only
+        }
+        connection.send(ForwardReceipts.build(ctx.frames(), s, false).toString()).whenComplete((ok, error) -> {
+            if (Boolean.TRUE.equals(ok)) {
+                ctx.journal().append(List.of(ForwardJournal.notified(s.forwardId())), List.of())
+                        .thenRun(() -> outbox.update(s.forwardId(), ForwardEntry::notified));
+            } else {
+                outbox.releaseNotify(s.forwardId());
+            }
+        });
+    }
+
+    /** Pipeline step 12: the settlement receipts a (re-)registering sender is owed. */
+    public void flushReceipts(Connection connection) {
+        String name = connection.name();
+        if (name == null) {
+            return;
+        }
+        for (ForwardEntry e : outbox.owedTo(name)) {
+            deliverOwed(connection, e);
+        }
+    }
+
+    /** The 1 s loop of §4.6: expires entries past their TTL (the queue carries the attempts). */
+    public void expireDue() {
+        for (ForwardEntry e : outbox.expiredAt(ctx.frames().now())) {
+            if (outbox.tryLock(e.forwardId())) {
+                try {
+                    ForwardEntry current = outbox.get(e.forwardId());
+                    if (current != null && current.pending()) {
+                        settle(current, ForwardEntry.EXPIRED, current.attempts(), null, null, "", "", current.attempts() == 0);
+                    }
+                } finally {
+                    outbox.unlock(e.forwardId());
+                }
+            }
+        }
+    }
+
+    /**
+     * Re-queues pending entries due more than {@code graceSeconds} ago: their queue item was lost (a
+     * crash between commit and queue write). With 0 it re-queues every pending entry (at start-up), each
+     * for when it is due; a copy of an item still on the broker finds the entry locked or settled.
+     */
+    public int redrive(double graceSeconds) {
+        double now = ctx.frames().now();
+        List<ForwardEntry> due = graceSeconds <= 0 ? outbox.pending() : outbox.overdue(now - graceSeconds);
+        for (ForwardEntry e : due) {
+            schedule(e.forwardId(), Math.max(0, Math.round((e.nextAttemptAt() - now) * 1000)));
+        }
+        return due.size();
+    }
+
+    /** Start-up: one replayed journal event. */
+    public void replay(JournalEvent event) {
+        ForwardJournal.replay(event, outbox);
+    }
+
+    /** Pending forwards per peer (/metrics, /health). */
+    public Map<String, ForwardOutbox.PeerStats> stats() {
+        return outbox.statsByPeer(ctx.frames().now());
+    }
+
+    // ---- remote roster (§4.8) ----
+
+    /** Answers {@code who_request} with {@code hub}: the peer's roster, or a private error (blocking: run off the socket). */
+    @Override
+    public void roster(Connection connection, String requester, String hubId) {
+        connection.send(rosterFrame(requester, hubId).toString());
+    }
+
+    JsonObject rosterFrame(String requester, String hubId) {
+        MessagePeers.Peer peer = hubId == null ? null : peers.peers().get(hubId);
+        String shown = hubId != null && HubAddress.HUB_ID.matcher(hubId).matches() ? hubId : "?";
+        if (peer == null) {
+            return rosterError(requester, shown, "unknown_hub", "not a configured message peer");
+        }
+        String forwardId = ForwardFrames.newForwardId();
+        ForwardFrames.Answer answer;
+        try {
+            JsonObject frame = client.exchange(peer, ForwardFrames.registration(ctx.frames().hubId(), token, ctx.frames().now()),
+                    ForwardFrames.who(ctx.frames().hubId(), forwardId, requester), forwardId);
+            answer = ForwardFrames.read(frame, forwardId);
+        } catch (IOException | RuntimeException ex) {
+            return rosterError(requester, shown, "peer_unreachable", "no answer from the peer");
+        }
+        if (answer.kind() == ForwardFrames.Kind.REJECTED) {
+            return rosterError(requester, shown, "peer_rejected", "the peer answered with an error");
+        }
+        if (answer.kind() != ForwardFrames.Kind.RESULT) {
+            return rosterError(requester, shown, "peer_invalid_answer", "the peer's answer could not be read");
+        }
+        if (ForwardEntry.REFUSED.equals(answer.disposition())) {
+            return rosterError(requester, shown, answer.reasonCode(), answer.detail());
+        }
+        return remoteSnapshot(requester, hubId, answer.result());
+    }
+
+    /** The §4.8 {@code who_snapshot}: names qualified with the peer id, sessions keyed likewise with {@code hub_id}. */
+    JsonObject remoteSnapshot(String requester, String hubId, JsonObject result) {
+        JsonObjectBuilder sessions = Jsons.PROVIDER.createObjectBuilder();
+        if (result.get("delivery_sessions") instanceof JsonObject s) {
+            s.forEach((name, value) -> {
+                JsonObjectBuilder session = value instanceof JsonObject o ? Jsons.PROVIDER.createObjectBuilder(o)
+                        : Jsons.PROVIDER.createObjectBuilder();
+                sessions.add(HubAddress.qualify(name, hubId), session.add("hub_id", hubId));
+            });
+        }
+        JsonArray online = ForwardReceipts.qualified(result.get("online_agents"), hubId);
+        return ctx.frames().hub("who_snapshot", requester, "Roster of hub '" + hubId + "'")
+                .add("remote_hub", hubId).add("online_agents", online).add("delivery_sessions", sessions).build();
+    }
+
+    private JsonObject rosterError(String requester, String hubId, String code, String detail) {
+        String safeDetail = detail == null ? "" : detail.replaceAll("\\p{Cntrl}", " ");
+        return ctx.frames().error(requester, "Roster of hub '" + hubId + "' unavailable (" + code + "): " + safeDetail)
+                .add("error_code", code).build();
+    }
+
+    /** The string value of a key, or null. */
+    static String text(JsonObject o, String key) {
+        return o.get(key) instanceof JsonString s ? s.getString() : null;
+    }
+}

@@ -1,0 +1,193 @@
+package org.switchboard.synapse.federation.outbound;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.cert.CertificateException;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509ExtendedTrustManager;
+import org.switchboard.json.Jsons;
+
+/**
+ * The peer connection of synapse-advanced §4.3 over the JDK's WebSocket client: a fresh socket per
+ * exchange, closed afterwards. For {@code wss://} the server certificate must match the configured
+ * SHA-256 pin (the pin replaces CA and host-name checks: it names the one certificate accepted).
+ */
+public final class WebSocketPeerClient implements PeerClient {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+    private final HttpClient plain = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    private final java.util.Map<String, HttpClient> pinnedClients = new java.util.concurrent.ConcurrentHashMap<>();
+
+    @Override
+    public JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
+            throws IOException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_TIMEOUT_MILLIS);
+        HttpClient http = peer.tls() ? pinnedClients.computeIfAbsent(peer.pinHex(), WebSocketPeerClient::pinned) : plain;
+        CompletableFuture<JsonObject> answer = new CompletableFuture<>();
+        WebSocket socket = null;
+        try {
+            socket = http.newWebSocketBuilder().connectTimeout(CONNECT_TIMEOUT)
+                    .buildAsync(peer.uri(), new Listener(answer, forwardId)).get(remaining(deadline), TimeUnit.NANOSECONDS);
+            socket.sendText(registration.toString(), true).get(remaining(deadline), TimeUnit.NANOSECONDS);
+            socket.sendText(forward.toString(), true).get(remaining(deadline), TimeUnit.NANOSECONDS);
+            return answer.get(remaining(deadline), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            throw new IOException("no answer within " + ANSWER_TIMEOUT_MILLIS + " ms");
+        } catch (ExecutionException e) {
+            throw new IOException("peer connection failed: " + e.getCause().getClass().getSimpleName());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        } finally {
+            if (socket != null) {
+                WebSocket open = socket;
+                open.sendClose(WebSocket.NORMAL_CLOSURE, "done").orTimeout(1, TimeUnit.SECONDS)
+                        .whenComplete((ws, error) -> open.abort());
+            }
+        }
+    }
+
+    private static long remaining(long deadline) {
+        return Math.max(1, deadline - System.nanoTime());
+    }
+
+    /** Collects text frames and completes with the first {@code error} or the result naming the forward. */
+    private static final class Listener implements WebSocket.Listener {
+        private final CompletableFuture<JsonObject> answer;
+        private final String forwardId;
+        private final StringBuilder partial = new StringBuilder();
+
+        Listener(CompletableFuture<JsonObject> answer, String forwardId) {
+            this.answer = answer;
+            this.forwardId = forwardId;
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                String text = partial.toString();
+                partial.setLength(0);
+                JsonObject frame = parse(text);
+                if (frame != null) {
+                    String type = frame.get("type") instanceof JsonString s ? s.getString() : "";
+                    if ("error".equals(type) || ForwardFrames.RESULT.equals(type)
+                            && frame.get("forward_id") instanceof JsonString id && forwardId.equals(id.getString())) {
+                        answer.complete(frame);
+                    }
+                }
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            answer.completeExceptionally(new IOException("peer closed the connection (" + statusCode + ")"));
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            answer.completeExceptionally(error);
+        }
+    }
+
+    private static JsonObject parse(String text) {
+        try (var reader = Jsons.PROVIDER.createReader(new StringReader(text))) {
+            JsonValue value = reader.readValue();
+            return value instanceof JsonObject o ? o : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** A client whose TLS accepts exactly the certificate with this SHA-256 pin. */
+    static HttpClient pinned(String pinHex) {
+        try {
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, new TrustManager[] {new PinTrust(pinHex)}, null);
+            return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).sslContext(tls).build();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("TLS unavailable", e);
+        }
+    }
+
+    /** Accepts a server whose leaf certificate's DER hashes to the pin; nothing else. */
+    static final class PinTrust extends X509ExtendedTrustManager {
+        private final String pinHex;
+
+        PinTrust(String pinHex) {
+            this.pinHex = pinHex;
+        }
+
+        static String pinOf(X509Certificate certificate) throws CertificateException {
+            try {
+                return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new CertificateException(e);
+            }
+        }
+
+        private void check(X509Certificate[] chain) throws CertificateException {
+            if (chain == null || chain.length == 0 || !MessageDigest.isEqual(
+                    pinOf(chain[0]).getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    pinHex.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+                throw new CertificateException("peer certificate does not match its pin");
+            }
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            check(chain);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            check(chain);
+        }
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            check(chain);
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) throws CertificateException {
+            throw new CertificateException("client side only");
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
+            throw new CertificateException("client side only");
+        }
+
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
+            throw new CertificateException("client side only");
+        }
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
+        }
+    }
+}

@@ -1,0 +1,347 @@
+package org.switchboard.synapse.federation.outbound;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.switchboard.journal.JournalEvent;
+import org.switchboard.synapse.InMemoryJournal;
+import org.switchboard.synapse.TestHub;
+
+/** The origin side over a real (in-memory) hub with a scripted peer: outbox, attempts, settlement, receipts, replay. */
+class ForwardServiceTest {
+
+    /** A peer that answers from a script (a frame, or null for a transport failure) and records what it was sent. */
+    static final class ScriptedPeer implements PeerClient {
+        final Deque<JsonObject> answers = new ArrayDeque<>();
+        final List<JsonObject> forwards = new ArrayList<>();
+        final List<JsonObject> registrations = new ArrayList<>();
+
+        @Override
+        public JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
+                throws IOException {
+            registrations.add(registration);
+            forwards.add(forward);
+            JsonObject next = answers.isEmpty() ? null : answers.poll();
+            if (next == null) {
+                throw new IOException("connection refused");
+            }
+            return Json.createObjectBuilder(next).add("forward_id", forwardId).build();
+        }
+    }
+
+    record Scheduled(String forwardId, long delayMillis) {
+    }
+
+    final TestHub test = new TestHub(new InMemoryJournal());
+    final ScriptedPeer peer = new ScriptedPeer();
+    final List<Scheduled> scheduled = new ArrayList<>();
+    ForwardService service = install(MessagePeers.parse("hub-b=ws://127.0.0.1:9877/", "", 60));
+
+    ForwardService install(MessagePeers peers) {
+        ForwardService s = new ForwardService(test.hub.context(), peers, "peer-secret", peer,
+                (id, delay) -> scheduled.add(new Scheduled(id, delay)));
+        test.hub.forwarding(s);
+        return s;
+    }
+
+    static JsonObject accepted() {
+        return Json.createObjectBuilder().add("type", "multihub_message_result").add("disposition", "accepted")
+                .add("answering_hub", "hub-b").add("reason_code", "").add("detail", "")
+                .add("result", Json.createObjectBuilder().add("seq", 88).add("msg_id", 12).add("delivered", true)
+                        .add("recipients", Json.createArrayBuilder().add("ACME/bob"))
+                        .add("matched_recipients", Json.createArrayBuilder().add("ACME/bob"))
+                        .add("stale_recipients", Json.createArrayBuilder()).add("reason", "").add("dead_lettered", false))
+                .build();
+    }
+
+    TestHub.Client alice() {
+        return test.register("ACME/alice");
+    }
+
+    void chat(TestHub.Client sender, String target) {
+        sender.send(TestHub.frame("chat", target, "Build is green.").add("receipt_requested", true).add("client_msg_id", "c-1"));
+    }
+
+    List<String> kinds() {
+        return test.journal.events().stream().map(JournalEvent::kind).collect(Collectors.toList());
+    }
+
+    String onlyForwardId() {
+        assertEquals(1, scheduled.size(), "one attempt queued: " + scheduled);
+        return scheduled.get(0).forwardId();
+    }
+
+    @Test
+    void refusalsStoreNothing() {
+        TestHub.Client alice = alice();
+        int before = test.journal.events().size();
+        chat(alice, "ACME/a@hub-b,ACME/b@hub-b");
+        chat(alice, "ACME/bob@-bad");
+        chat(alice, "all@hub-b");
+        chat(alice, "ACME/*@hub-b");
+        chat(alice, "ACME/bob@hub-c");
+        List<String> errors = alice.peer().ofType("error").stream().map(f -> f.getString("payload")).toList();
+        assertEquals(List.of(HubAddress.NOT_ONE_SEAT, HubAddress.INVALID_ADDRESS, HubAddress.NOT_SINGLE, HubAddress.NOT_SINGLE,
+                "Hub 'hub-c' is not a configured message peer"), errors);
+        assertEquals(before, test.journal.events().size());
+        assertTrue(scheduled.isEmpty());
+        assertTrue(peer.forwards.isEmpty());
+    }
+
+    @Test
+    void chatAndOutboxEntryAreJournalledInOneAppendBeforeTheFirstAttempt() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        assertEquals(0, scheduled.get(0).delayMillis());
+        assertTrue(peer.forwards.isEmpty(), "nothing sent before the queue hands the attempt over");
+        List<JournalEvent> events = test.journal.events();
+        JournalEvent queued = events.get(events.size() - 1);
+        JournalEvent chat = events.get(events.size() - 2);
+        assertEquals(ForwardJournal.QUEUED, queued.kind());
+        assertEquals("chat", chat.kind());
+        assertEquals(chat.seq() + 1, queued.seq());
+        assertEquals(id, chat.payload().getString("forward_id"));
+        assertEquals(id, queued.payload().getString("forward_id"));
+        assertEquals("ACME/bob@hub-b", chat.payload().getString("target"));
+        assertEquals(1, service.outbox().pending().size());
+        // the sender sees its own chat with the forward_id, as a local directed chat
+        assertEquals(id, alice.peer().lastOfType("chat").getString("forward_id"));
+    }
+
+    @Test
+    void acceptedOnTheFirstAttempt() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        peer.answers.add(accepted());
+        service.attempt(id);
+        JsonObject forward = peer.forwards.get(0);
+        assertEquals("multihub_message_forward", forward.getString("type"));
+        assertEquals(test.hub.hubId(), forward.getString("sender"));
+        assertEquals("chat", forward.getString("kind"));
+        assertEquals("ACME/alice", forward.getString("sender_seat"));
+        assertEquals("ACME/bob", forward.getString("target_seat"));
+        assertEquals("Build is green.", forward.getJsonObject("body").getString("payload"));
+        assertEquals("c-1", forward.getJsonObject("body").getString("client_msg_id"));
+        JsonObject registration = peer.registrations.get(0);
+        assertEquals(test.hub.hubId(), registration.getString("sender"));
+        assertEquals(5, registration.getInt("protocol_version"));
+        assertEquals("peer-secret", registration.getString("token"));
+        List<JsonObject> receipts = alice.peer().ofType("delivery_receipt");
+        assertEquals(1, receipts.size());
+        JsonObject r = receipts.get(0);
+        assertEquals("accepted", r.getString("forward_state"));
+        assertFalse(r.getBoolean("deferred"));
+        assertTrue(r.getBoolean("delivered"));
+        assertEquals(Json.createArrayBuilder().add("ACME/bob@hub-b").build(), r.getJsonArray("recipients"));
+        assertEquals(ForwardJournal.SETTLED, kinds().get(kinds().size() - 1));
+        assertTrue(service.outbox().pending().isEmpty());
+        assertNull(service.outbox().get(id), "settled, nothing owed: dropped");
+    }
+
+    @Test
+    void retriesWithBackoffReuseTheForwardAndSendASecondReceipt() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id); // transport failure
+        assertEquals(new Scheduled(id, 1000), scheduled.get(1));
+        JsonObject pending = alice.peer().lastOfType("delivery_receipt");
+        assertEquals("pending", pending.getString("forward_state"));
+        assertEquals("forward_pending", pending.getString("reason"));
+        assertTrue(pending.getBoolean("deferred"));
+        assertTrue(pending.containsKey("message_seq"));
+        service.attempt(id); // a stale copy of the item, before the entry is due: nothing sent
+        assertEquals(1, peer.forwards.size());
+        test.advance(1);
+        service.attempt(id); // fails again: 2 s
+        assertEquals(new Scheduled(id, 2000), scheduled.get(2));
+        test.advance(2);
+        peer.answers.add(accepted());
+        service.attempt(id);
+        assertEquals(3, peer.forwards.size());
+        assertEquals(peer.forwards.get(0), peer.forwards.get(2), "every attempt sends the identical forward");
+        List<JsonObject> receipts = alice.peer().ofType("delivery_receipt");
+        assertEquals(2, receipts.size(), "pending, then the settlement");
+        JsonObject settled = receipts.get(1);
+        assertEquals("accepted", settled.getString("forward_state"));
+        assertTrue(settled.getBoolean("deferred"));
+        assertFalse(settled.containsKey("message_seq"));
+        assertEquals(ForwardJournal.NOTIFIED, kinds().get(kinds().size() - 1));
+        assertEquals(2, kinds().stream().filter(ForwardJournal.FAILED::equals).count());
+    }
+
+    @Test
+    void anErrorFrameSettlesRefusedPeerRejectedWithoutRetry() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        peer.answers.add(Json.createObjectBuilder().add("type", "error").add("payload", "Unknown type").build());
+        service.attempt(id);
+        assertEquals(1, scheduled.size());
+        JsonObject r = alice.peer().lastOfType("delivery_receipt");
+        assertEquals("refused", r.getString("forward_state"));
+        assertEquals("forward_refused", r.getString("reason"));
+        JournalEvent settled = test.journal.events().get(test.journal.events().size() - 1);
+        assertEquals("peer_rejected", settled.payload().getString("reason_code"));
+    }
+
+    @Test
+    void thePeersRefusalSettlesRefused() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        peer.answers.add(Json.createObjectBuilder(accepted()).add("disposition", "refused")
+                .add("reason_code", "namespace_not_granted").build());
+        service.attempt(id);
+        assertEquals("refused", alice.peer().lastOfType("delivery_receipt").getString("forward_state"));
+        assertEquals(1, scheduled.size());
+    }
+
+    @Test
+    void expiresAfterTheTtl() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        test.advance(59);
+        service.expireDue();
+        assertEquals(1, service.outbox().pending().size());
+        test.advance(1);
+        service.expireDue();
+        assertTrue(service.outbox().pending().isEmpty());
+        JsonObject r = alice.peer().lastOfType("delivery_receipt");
+        assertEquals("expired", r.getString("forward_state"));
+        assertEquals("forward_expired", r.getString("reason"));
+        service.attempt(id);
+        assertEquals(1, peer.forwards.size(), "an expired forward is never sent again");
+    }
+
+    @Test
+    void aSenderOfflineAtSettlementGetsTheReceiptOnItsNextRegistrationEvenAfterARestart() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        alice.disconnect();
+        test.advance(1);
+        peer.answers.add(accepted());
+        service.attempt(id);
+        assertEquals(1, alice.peer().ofType("delivery_receipt").size(), "only the pending one while online");
+        // a restart: a new service rebuilt from the journal still owes the receipt
+        ForwardService restarted = new ForwardService(test.hub.context(), service.peers(), "", peer, (f, d) -> { });
+        test.journal.events().forEach(restarted::replay);
+        assertTrue(restarted.outbox().get(id).receiptOwed());
+        test.hub.forwarding(restarted);
+        TestHub.Client back = alice();
+        JsonObject r = back.peer().lastOfType("delivery_receipt");
+        assertEquals("accepted", r.getString("forward_state"));
+        assertTrue(r.getBoolean("deferred"));
+        assertNull(restarted.outbox().get(id), "told: forgotten");
+        TestHub.Client again = test.register("ACME/alice");
+        assertTrue(again.peer().ofType("delivery_receipt").isEmpty(), "told once");
+    }
+
+    @Test
+    void aRestartRebuildsPendingEntriesAndRequeuesThemUnderTheSameId() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        List<Scheduled> requeued = new ArrayList<>();
+        ForwardService restarted = new ForwardService(test.hub.context(), service.peers(), "", peer,
+                (f, d) -> requeued.add(new Scheduled(f, d)));
+        test.journal.events().forEach(restarted::replay);
+        ForwardEntry e = restarted.outbox().get(id);
+        assertEquals(1, e.attempts());
+        assertEquals(id, e.request().getString("forward_id"));
+        assertEquals(1, restarted.redrive(0));
+        assertEquals(id, requeued.get(0).forwardId());
+        assertEquals(1, restarted.stats().get("hub-b").pending());
+    }
+
+    @Test
+    void aPeerRemovedFromTheConfigurationSettlesPeerNotConfigured() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        ForwardService restarted = new ForwardService(test.hub.context(), MessagePeers.none(), "", peer, (f, d) -> { });
+        test.journal.events().forEach(restarted::replay);
+        test.advance(1);
+        restarted.attempt(id);
+        JournalEvent settled = test.journal.events().stream().filter(e -> ForwardJournal.SETTLED.equals(e.kind()))
+                .reduce((a, b) -> b).orElseThrow();
+        assertEquals("refused", settled.payload().getString("state"));
+        assertEquals("peer_not_configured", settled.payload().getString("reason_code"));
+        assertEquals(1, peer.forwards.size());
+    }
+
+    @Test
+    void remoteRoster() {
+        TestHub.Client alice = alice();
+        peer.answers.add(Json.createObjectBuilder(accepted()).add("result", Json.createObjectBuilder()
+                .add("online_agents", Json.createArrayBuilder().add("ACME/bob"))
+                .add("delivery_sessions", Json.createObjectBuilder().add("ACME/bob",
+                        Json.createObjectBuilder().add("incarnation", "ab".repeat(32)).add("capabilities",
+                                Json.createArrayBuilder())))).build());
+        alice.send(TestHub.frame("who_request", "System", "").add("hub", "hub-b"));
+        assertEquals("who", peer.forwards.get(0).getString("kind"));
+        JsonObject who = alice.peer().lastOfType("who_snapshot");
+        assertEquals("hub-b", who.getString("remote_hub"));
+        assertEquals(Json.createArrayBuilder().add("ACME/bob@hub-b").build(), who.getJsonArray("online_agents"));
+        assertEquals("hub-b", who.getJsonObject("delivery_sessions").getJsonObject("ACME/bob@hub-b").getString("hub_id"));
+        alice.send(TestHub.frame("who_request", "System", "").add("hub", "hub-b")); // peer down now
+        assertTrue(alice.peer().lastOfType("error").getString("payload")
+                .startsWith("Roster of hub 'hub-b' unavailable (peer_unreachable)"));
+        alice.send(TestHub.frame("who_request", "System", "").add("hub", "hub-z"));
+        assertTrue(alice.peer().lastOfType("error").getString("payload")
+                .startsWith("Roster of hub 'hub-z' unavailable (unknown_hub)"));
+    }
+
+    @Test
+    void aSettlementRacingTheSendersRegistrationFlushIsToldOnce() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        test.advance(1);
+        alice.peer().holdWrites(); // the settlement receipt is on its way, not yet taken by the socket
+        peer.answers.add(accepted());
+        service.attempt(id);
+        service.flushReceipts(alice.connection()); // step 12 of a registration at that moment
+        alice.peer().releaseWrites(true);
+        assertEquals(1, alice.peer().ofType("delivery_receipt").stream()
+                .filter(r -> "accepted".equals(r.getString("forward_state"))).count());
+        assertNull(service.outbox().get(id));
+    }
+
+    @Test
+    void aReceiptTheSocketDidNotTakeIsOwedStill() {
+        TestHub.Client alice = alice();
+        chat(alice, "ACME/bob@hub-b");
+        String id = onlyForwardId();
+        service.attempt(id);
+        test.advance(1);
+        alice.peer().failWrites(true);
+        peer.answers.add(accepted());
+        service.attempt(id);
+        assertTrue(service.outbox().get(id).receiptOwed());
+        alice.peer().failWrites(false);
+        service.flushReceipts(alice.connection());
+        assertEquals("accepted", alice.peer().lastOfType("delivery_receipt").getString("forward_state"));
+        assertNull(service.outbox().get(id));
+    }
+}
