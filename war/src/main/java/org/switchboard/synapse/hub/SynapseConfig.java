@@ -427,4 +427,11 @@ public class SynapseConfig {
      */
     @Inject @ConfigProperty(name = "hub.tls-native", defaultValue = "false")
     boolean tlsNative;
+
+    // ---- off-loopback TLS rule (issue 17, synapse-core §2.4) ----
+
+    /** True when the listener serves TLS itself or a proxy in front of it is declared to terminate TLS. */
+    public boolean tlsInPlace() {
+        return tlsTerminatedByProxy || tlsNative;
+    }
 }
