@@ -88,4 +88,17 @@ class NonceCacheTest {
         assertNotEquals(NonceCache.id("hmac", "k1", "ab", "c"), NonceCache.id("hmac", "k1", "a", "bc"));
         assertEquals(64, NonceCache.id("hmac", "k1", "a", "b").length());
     }
+
+    @Test
+    void expiredRowsArePrunedPeriodicallyEvenWhenTheCacheIsNotFull() {
+        MapStore store = new MapStore();
+        NonceCache cache = new NonceCache(1_000, store, 100);
+        cache.admit("old", 102, 100);
+        cache.admit("a", 111, 101);
+        assertEquals(2, store.rows.size());
+        cache.admit("b", 125, 100 + NonceCache.PRUNE_INTERVAL_SECONDS + 1); // "old" expired, the cache far from full
+        assertEquals(java.util.Set.of("a", "b"), store.rows.keySet());
+        assertEquals(2, cache.size());
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 111), "a live entry is never pruned");
+    }
 }
