@@ -22,9 +22,7 @@ public final class MessageAuthVerifier {
     private static final int MAX_NONCE_CHARS = 256;
 
     private final MessageAuthKeys keys;
-    private final NonceCache nonces;
-    private final double windowSeconds;
-    private final double skewSeconds;
+    private final ReplayWindow replay;
     // Mac is not thread-safe and costly to create (provider lookup, key schedule): one per thread per key
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
 
@@ -37,9 +35,7 @@ public final class MessageAuthVerifier {
     /** A verifier of {@code keys}, admitting timestamps in {@code [now − window, now + skew]}. */
     public MessageAuthVerifier(MessageAuthKeys keys, NonceCache nonces, double windowSeconds, double skewSeconds) {
         this.keys = keys;
-        this.nonces = nonces;
-        this.windowSeconds = windowSeconds;
-        this.skewSeconds = skewSeconds;
+        this.replay = new ReplayWindow(nonces, windowSeconds, skewSeconds);
     }
 
     /** The result for {@code frame} (as received) sent on the socket bound to {@code boundSender}, at {@code now} (epoch s). */
@@ -77,18 +73,14 @@ public final class MessageAuthVerifier {
             return AuthResult.BAD_AUTHENTICATION;
         }
         double ts = timestamp.doubleValue();
-        if (!(ts >= now - windowSeconds && ts <= now + skewSeconds)) {
+        if (!replay.admitsTimestamp(ts, now)) {
             return AuthResult.EXPIRED;
         }
-        JsonValue sequence = auth.get("sequence");
-        if (sequence != null && !(sequence instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().signum() >= 0)) {
+        if (!ReplayWindow.sequenceWellFormed(auth.get("sequence"))) {
             return AuthResult.SEQUENCE_MISMATCH;
         }
-        String id = NonceCache.id("hmac", key.kid(), boundSender, nonce.getString());
-        return switch (nonces.admit(id, ts + windowSeconds + skewSeconds, now)) {
-            case ADMITTED -> AuthResult.OK;
-            case REPLAYED, FULL -> AuthResult.REPLAYED;
-        };
+        return replay.firstUse("hmac", key.kid(), boundSender, nonce.getString(), ts, now)
+                ? AuthResult.OK : AuthResult.REPLAYED;
     }
 
     /** The frame's own {@code sender}, when it names one, is the bound name (trimmed as routing trims it). */

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -34,6 +35,8 @@ public final class NonceCache {
     private final NonceStore store;
     private final Map<String, Double> live = new HashMap<>();
     private double nextPrune;
+    // no held entry expires before this: set by each purge, lowered by each entry added
+    private double earliestExpiry = Double.NEGATIVE_INFINITY;
 
     /** A cache of at most {@code capacity} live entries over {@code store}, primed with its live rows. */
     public NonceCache(int capacity, NonceStore store, double now) {
@@ -73,17 +76,21 @@ public final class NonceCache {
             if (now >= nextPrune) {
                 // keep the table (whose every commit rewrites its changed pages) and the map near the live set
                 nextPrune = now + PRUNE_INTERVAL_SECONDS;
-                live.values().removeIf(expiry -> expiry < now);
+                purge(now);
                 prune = true;
             }
             if (live.size() >= capacity) {
-                live.values().removeIf(expiry -> expiry < now);
+                if (now < earliestExpiry) {
+                    return Admission.FULL; // nothing can have expired since the last scan: no scan per refused frame
+                }
+                purge(now);
                 store.prune(now);
                 if (live.size() >= capacity) {
                     return Admission.FULL;
                 }
             }
             live.put(id, expiresAt);
+            earliestExpiry = Math.min(earliestExpiry, expiresAt);
         }
         if (prune) {
             store.prune(now); // outside the lock: other senders are not held up by the delete
@@ -95,6 +102,20 @@ public final class NonceCache {
             return Admission.REPLAYED;
         }
         return Admission.ADMITTED;
+    }
+
+    /** Drops the entries expired before {@code now} and notes when the next one expires. */
+    private void purge(double now) {
+        double earliest = Double.POSITIVE_INFINITY;
+        for (Iterator<Double> it = live.values().iterator(); it.hasNext(); ) {
+            double expiry = it.next();
+            if (expiry < now) {
+                it.remove();
+            } else if (expiry < earliest) {
+                earliest = expiry;
+            }
+        }
+        earliestExpiry = earliest;
     }
 
     /** Entries held (live or not yet purged). */
