@@ -86,10 +86,14 @@ public final class MacInput {
 
     /** Appends the CJ-UTF8 bytes of {@code frame} without {@code auth.value} to {@code out}. */
     static void write(JsonObject frame, Buffer out) {
-        writeObject(frame, out, true);
+        writeObject(frame, out, true, null);
     }
 
-    private static void writeObject(JsonObject object, Buffer out, boolean frameLevel) {
+    /**
+     * One object, keys in code-point order, {@code skip} left out; at the frame's level the
+     * {@code auth} object is written without its {@code value} (§6.3: every other field is covered).
+     */
+    private static void writeObject(JsonObject object, Buffer out, boolean frameLevel, String skip) {
         String[] keys = object.keySet().toArray(new String[0]);
         if (keys.length > 1) {
             Arrays.sort(keys, SynapseCanonicalJson::compareCodePoints);
@@ -97,32 +101,7 @@ public final class MacInput {
         out.put('{');
         boolean first = true;
         for (String key : keys) {
-            if (!first) {
-                out.put(',');
-            }
-            first = false;
-            writeString(key, out);
-            out.put(':');
-            JsonValue value = object.get(key);
-            if (frameLevel && key.equals("auth") && value instanceof JsonObject auth) {
-                writeAuth(auth, out);
-            } else {
-                writeValue(value, out);
-            }
-        }
-        out.put('}');
-    }
-
-    /** The {@code auth} object with its {@code value} member left out (§6.3: every other field is covered). */
-    private static void writeAuth(JsonObject auth, Buffer out) {
-        String[] keys = auth.keySet().toArray(new String[0]);
-        if (keys.length > 1) {
-            Arrays.sort(keys, SynapseCanonicalJson::compareCodePoints);
-        }
-        out.put('{');
-        boolean first = true;
-        for (String key : keys) {
-            if (key.equals("value")) {
+            if (key.equals(skip)) {
                 continue;
             }
             if (!first) {
@@ -131,7 +110,12 @@ public final class MacInput {
             first = false;
             writeString(key, out);
             out.put(':');
-            writeValue(auth.get(key), out);
+            JsonValue value = object.get(key);
+            if (frameLevel && key.equals("auth") && value instanceof JsonObject auth) {
+                writeObject(auth, out, false, "value");
+            } else {
+                writeValue(value, out);
+            }
         }
         out.put('}');
     }
@@ -141,7 +125,7 @@ public final class MacInput {
             throw new NonCanonicalException("null Java reference");
         }
         switch (value.getValueType()) {
-            case OBJECT -> writeObject((JsonObject) value, out, false);
+            case OBJECT -> writeObject((JsonObject) value, out, false, null);
             case ARRAY -> {
                 JsonArray array = (JsonArray) value;
                 out.put('[');
