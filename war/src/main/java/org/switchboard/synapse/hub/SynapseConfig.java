@@ -336,7 +336,7 @@ public class SynapseConfig {
     int messageAuthSkewSeconds;
 
     /** Live nonces held; when full of live ones, new frames are refused ({@code replayed}), never evicted. */
-    @Inject @ConfigProperty(name = "hub.message-auth.nonce-cache", defaultValue = "4096")
+    @Inject @ConfigProperty(name = "hub.message-auth.nonce-cache", defaultValue = "65536")
     int messageAuthNonceCache;
 
     /** Ed25519 signed-event trust bundle (§6.4) whose valid signatures also satisfy the requirement; empty = none. */
@@ -486,5 +486,12 @@ public class SynapseConfig {
     /** The token presented to peers ({@code ""} when unset). */
     public String messagePeerToken() {
         return messagePeerToken.orElse("").strip();
+    }
+
+    // ---- off-loopback TLS rule (issue 17, synapse-core §2.4) ----
+
+    /** True when the listener serves TLS itself or a proxy in front of it is declared to terminate TLS. */
+    public boolean tlsInPlace() {
+        return tlsTerminatedByProxy || tlsNative;
     }
 }

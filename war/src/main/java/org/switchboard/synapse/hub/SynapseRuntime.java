@@ -91,7 +91,7 @@ public class SynapseRuntime implements SynapseContextSource {
         if (current == null) {
             hub(); // builds the hub first, which loads the security files
             java.util.List<String> missing = org.switchboard.synapse.posture.BindPosture.missingSettings(config.bind(),
-                    config.allowInsecureBind(), config.settings());
+                    config.allowInsecureBind(), config.settings(), config.tlsInPlace());
             current = !missing.isEmpty() || securityRefusal != null;
             if (!missing.isEmpty()) {
                 LOG.severe(org.switchboard.synapse.posture.BindPosture.refusal(config.bind(), missing));

@@ -2,11 +2,13 @@ package org.switchboard.synapse.identity;
 
 import jakarta.json.JsonObject;
 import java.util.Arrays;
+import org.switchboard.synapse.messageauth.AuthResult;
 
 /**
  * The identity-proof rules of a first frame (synapse-advanced §6.5), in plain Java: verification
  * against the operator trust bundle, TOFU pins when there is no bundle, and the "proven requester"
  * query the governed verbs (§7) use. Which of the three modes applies is fixed at construction.
+ * Result strings are §6.4's ({@link AuthResult}), plus {@code pin_mismatch} for a TOFU refusal.
  */
 public final class IdentityBinding {
 
@@ -24,7 +26,7 @@ public final class IdentityBinding {
                            boolean pinCreated) {
 
         static Decision accept(boolean pinCreated) {
-            return new Decision(true, "ok", null, null, null, pinCreated);
+            return new Decision(true, AuthResult.OK, null, null, null, pinCreated);
         }
 
         static Decision bindingFailed(String result, String text, String observedKeyId) {
@@ -76,7 +78,7 @@ public final class IdentityBinding {
     private Decision checkBundle(String sender, JsonObject frame, double now) {
         TrustBundle bundle = this.bundle;
         if (bundleFault != null || bundle == null) {
-            return Decision.bindingFailed("unknown_key", "Identity binding is required but the hub has no usable "
+            return Decision.bindingFailed(AuthResult.UNKNOWN_KEY, "Identity binding is required but the hub has no usable "
                     + "identity trust bundle (" + TrustBundle.KEY + "); registrations are refused until the operator fixes it.", null);
         }
         if (!required) {
@@ -84,36 +86,36 @@ public final class IdentityBinding {
             return Decision.accept(false);
         }
         if (!RegistrationProof.signed(frame)) {
-            return Decision.bindingFailed("missing_signature", "Identity binding is required: sign the "
+            return Decision.bindingFailed(AuthResult.MISSING_SIGNATURE, "Identity binding is required: sign the "
                     + "registration frame with a key of the operator's trust bundle (signature, identity_public_key).", null);
         }
         RegistrationProof.Envelope envelope = RegistrationProof.envelope(frame);
         String keyId = envelope.keyId();
         if (!envelope.wellFormed()) {
-            return refusedProof("bad_signature", sender, keyId, envelope.fault());
+            return refusedProof(AuthResult.BAD_SIGNATURE, sender, keyId, envelope.fault());
         }
         TrustBundle.Entry entry = bundle.get(keyId);
         if (entry == null) {
-            return refusedProof("unknown_key", sender, keyId, "the key is not in the operator's trust bundle");
+            return refusedProof(AuthResult.UNKNOWN_KEY, sender, keyId, "the key is not in the operator's trust bundle");
         }
         if (entry.revoked()) {
-            return refusedProof("revoked_key", sender, keyId, "the key is revoked");
+            return refusedProof(AuthResult.REVOKED_KEY, sender, keyId, "the key is revoked");
         }
         if (entry.expiresAt() != null && now > entry.expiresAt()) {
-            return refusedProof("expired", sender, keyId, "the key has expired");
+            return refusedProof(AuthResult.EXPIRED, sender, keyId, "the key has expired");
         }
         if (!entry.senders().contains(sender)) {
-            return refusedProof("sender_mismatch", sender, keyId, "the key may not register this name");
+            return refusedProof(AuthResult.SENDER_MISMATCH, sender, keyId, "the key may not register this name");
         }
         if (!entry.projects().isEmpty() && !entry.projects().contains(project(sender))) {
-            return refusedProof("project_scope_mismatch", sender, keyId, "the key is not valid for this project");
+            return refusedProof(AuthResult.PROJECT_SCOPE_MISMATCH, sender, keyId, "the key is not valid for this project");
         }
         byte[] presented = RegistrationProof.identityPublicKey(frame);
         if (frame.containsKey("identity_public_key") && !Arrays.equals(presented, entry.publicKey())) {
-            return refusedProof("bad_signature", sender, keyId, "identity_public_key is not the bundle's key for this key id");
+            return refusedProof(AuthResult.BAD_SIGNATURE, sender, keyId, "identity_public_key is not the bundle's key for this key id");
         }
         if (!RegistrationProof.verifies(frame, entry.publicKey())) {
-            return refusedProof("bad_signature", sender, keyId, "the signature does not verify");
+            return refusedProof(AuthResult.BAD_SIGNATURE, sender, keyId, "the signature does not verify");
         }
         return Decision.accept(false);
     }

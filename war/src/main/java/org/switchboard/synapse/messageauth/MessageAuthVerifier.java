@@ -4,8 +4,9 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import javax.crypto.Mac;
 import org.switchboard.synapse.wire.NonCanonicalException;
 
 /**
@@ -21,16 +22,20 @@ public final class MessageAuthVerifier {
     private static final int MAX_NONCE_CHARS = 256;
 
     private final MessageAuthKeys keys;
-    private final NonceCache nonces;
-    private final double windowSeconds;
-    private final double skewSeconds;
+    private final ReplayWindow replay;
+    // Mac is not thread-safe and costly to create (provider lookup, key schedule): one per thread per key
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+    /** One thread's initialised Macs (by key object) and canonical-bytes buffer. */
+    private static final class Scratch {
+        final Map<MessageAuthKeys.Key, Mac> macs = new IdentityHashMap<>();
+        final MacInput.Buffer buffer = new MacInput.Buffer(1024);
+    }
 
     /** A verifier of {@code keys}, admitting timestamps in {@code [now − window, now + skew]}. */
     public MessageAuthVerifier(MessageAuthKeys keys, NonceCache nonces, double windowSeconds, double skewSeconds) {
         this.keys = keys;
-        this.nonces = nonces;
-        this.windowSeconds = windowSeconds;
-        this.skewSeconds = skewSeconds;
+        this.replay = new ReplayWindow(nonces, windowSeconds, skewSeconds);
     }
 
     /** The result for {@code frame} (as received) sent on the socket bound to {@code boundSender}, at {@code now} (epoch s). */
@@ -57,30 +62,25 @@ public final class MessageAuthVerifier {
                 || !(auth.get("timestamp") instanceof JsonNumber timestamp)) {
             return AuthResult.BAD_AUTHENTICATION;
         }
-        byte[] input;
+        Scratch s = scratch.get();
+        Mac mac = s.macs.computeIfAbsent(key, k -> MacInput.newMac(k.secret()));
         try {
-            input = MacInput.bytes(frame);
+            // constant time over the expected length; a value of another length simply fails
+            if (!MacInput.matches(mac, frame, value.getString(), s.buffer)) {
+                return AuthResult.BAD_AUTHENTICATION;
+            }
         } catch (NonCanonicalException e) {
             return AuthResult.BAD_AUTHENTICATION;
         }
-        byte[] expected = MacInput.hmacHex(key.secret(), input).getBytes(StandardCharsets.US_ASCII);
-        // constant time over the expected length; a value of another length simply fails
-        if (!MessageDigest.isEqual(expected, value.getString().getBytes(StandardCharsets.UTF_8))) {
-            return AuthResult.BAD_AUTHENTICATION;
-        }
         double ts = timestamp.doubleValue();
-        if (!(ts >= now - windowSeconds && ts <= now + skewSeconds)) {
+        if (!replay.admitsTimestamp(ts, now)) {
             return AuthResult.EXPIRED;
         }
-        JsonValue sequence = auth.get("sequence");
-        if (sequence != null && !(sequence instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().signum() >= 0)) {
+        if (!ReplayWindow.sequenceWellFormed(auth.get("sequence"))) {
             return AuthResult.SEQUENCE_MISMATCH;
         }
-        String id = NonceCache.id("hmac", key.kid(), boundSender, nonce.getString());
-        return switch (nonces.admit(id, ts + windowSeconds + skewSeconds, now)) {
-            case ADMITTED -> AuthResult.OK;
-            case REPLAYED, FULL -> AuthResult.REPLAYED;
-        };
+        return replay.firstUse("hmac", key.kid(), boundSender, nonce.getString(), ts, now)
+                ? AuthResult.OK : AuthResult.REPLAYED;
     }
 
     /** The frame's own {@code sender}, when it names one, is the bound name (trimmed as routing trims it). */

@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -18,9 +19,24 @@ public final class NonceCache {
     /** What {@link #admit} decided. */
     public enum Admission { ADMITTED, REPLAYED, FULL }
 
+    // a provider lookup per frame is a measurable share of the §6.3 path; MessageDigest is not thread-safe
+    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    });
+
+    /** How often expired entries leave the map and the store even when the cache is not full. */
+    static final double PRUNE_INTERVAL_SECONDS = 10;
+
     private final int capacity;
     private final NonceStore store;
     private final Map<String, Double> live = new HashMap<>();
+    private double nextPrune;
+    // no held entry expires before this: set by each purge, lowered by each entry added
+    private double earliestExpiry = Double.NEGATIVE_INFINITY;
 
     /** A cache of at most {@code capacity} live entries over {@code store}, primed with its live rows. */
     public NonceCache(int capacity, NonceStore store, double now) {
@@ -28,24 +44,21 @@ public final class NonceCache {
         this.store = store;
         store.prune(now);
         live.putAll(store.live(now));
+        nextPrune = now + PRUNE_INTERVAL_SECONDS;
     }
 
     /** The stored id of an identity: SHA-256 over its parts, so any nonce fits a fixed-width key. */
     public static String id(String namespace, String kid, String sender, String nonce) {
-        try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            for (String part : new String[] {namespace, kid, sender, nonce}) {
-                byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
-                sha.update((byte) (bytes.length >>> 24));
-                sha.update((byte) (bytes.length >>> 16));
-                sha.update((byte) (bytes.length >>> 8));
-                sha.update((byte) bytes.length);
-                sha.update(bytes);
-            }
-            return HexFormat.of().formatHex(sha.digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        MessageDigest sha = SHA256.get(); // digest() below resets it for the thread's next id
+        for (String part : new String[] {namespace, kid, sender, nonce}) {
+            byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
+            sha.update((byte) (bytes.length >>> 24));
+            sha.update((byte) (bytes.length >>> 16));
+            sha.update((byte) (bytes.length >>> 8));
+            sha.update((byte) bytes.length);
+            sha.update(bytes);
         }
+        return HexFormat.of().formatHex(sha.digest());
     }
 
     /**
@@ -54,19 +67,33 @@ public final class NonceCache {
      * do not queue behind one another's database write; a failed write takes the reservation back.
      */
     public Admission admit(String id, double expiresAt, double now) {
+        boolean prune = false;
         synchronized (this) {
             Double seen = live.get(id);
             if (seen != null && seen >= now) {
                 return Admission.REPLAYED;
             }
+            if (now >= nextPrune) {
+                // keep the table (whose every commit rewrites its changed pages) and the map near the live set
+                nextPrune = now + PRUNE_INTERVAL_SECONDS;
+                purge(now);
+                prune = true;
+            }
             if (live.size() >= capacity) {
-                live.values().removeIf(expiry -> expiry < now);
+                if (now < earliestExpiry) {
+                    return Admission.FULL; // nothing can have expired since the last scan: no scan per refused frame
+                }
+                purge(now);
                 store.prune(now);
                 if (live.size() >= capacity) {
                     return Admission.FULL;
                 }
             }
             live.put(id, expiresAt);
+            earliestExpiry = Math.min(earliestExpiry, expiresAt);
+        }
+        if (prune) {
+            store.prune(now); // outside the lock: other senders are not held up by the delete
         }
         if (!store.record(id, expiresAt)) {
             synchronized (this) {
@@ -75,6 +102,20 @@ public final class NonceCache {
             return Admission.REPLAYED;
         }
         return Admission.ADMITTED;
+    }
+
+    /** Drops the entries expired before {@code now} and notes when the next one expires. */
+    private void purge(double now) {
+        double earliest = Double.POSITIVE_INFINITY;
+        for (Iterator<Double> it = live.values().iterator(); it.hasNext(); ) {
+            double expiry = it.next();
+            if (expiry < now) {
+                it.remove();
+            } else if (expiry < earliest) {
+                earliest = expiry;
+            }
+        }
+        earliestExpiry = earliest;
     }
 
     /** Entries held (live or not yet purged). */

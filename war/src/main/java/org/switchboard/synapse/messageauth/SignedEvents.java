@@ -3,7 +3,6 @@ package org.switchboard.synapse.messageauth;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.switchboard.crypto.Ed25519Verifier;
@@ -23,16 +22,12 @@ public final class SignedEvents {
     private static final int MAX_DOMAIN_BYTES = 128;
 
     private final SignedEventTrust trust;
-    private final NonceCache nonces;
-    private final double windowSeconds;
-    private final double skewSeconds;
+    private final ReplayWindow replay;
 
     /** A verifier against {@code trust}, admitting {@code signed_at} in {@code [now − window, now + skew]}. */
     public SignedEvents(SignedEventTrust trust, NonceCache nonces, double windowSeconds, double skewSeconds) {
         this.trust = trust;
-        this.nonces = nonces;
-        this.windowSeconds = windowSeconds;
-        this.skewSeconds = skewSeconds;
+        this.replay = new ReplayWindow(nonces, windowSeconds, skewSeconds);
     }
 
     /** The §6.4 result for a version-2 signed event {@code frame} on the socket bound to {@code boundSender}. */
@@ -55,7 +50,7 @@ public final class SignedEvents {
         }
         double signedAt = signedAtValue.doubleValue();
         boolean keyExpired = !Double.isNaN(entry.expiresAt()) && now >= entry.expiresAt();
-        if (keyExpired || !(signedAt >= now - windowSeconds && signedAt <= now + skewSeconds)) {
+        if (keyExpired || !replay.admitsTimestamp(signedAt, now)) {
             return AuthResult.EXPIRED;
         }
         if (!entry.senders().contains(boundSender) || !MessageAuthVerifier.sentBy(frame, boundSender)) {
@@ -73,18 +68,14 @@ public final class SignedEvents {
                 || !verifyBytes(frame, entry.publicKey(), domain.getString())) {
             return AuthResult.BAD_SIGNATURE;
         }
-        JsonValue sequence = sig.get("sequence");
-        if (sequence != null && !(sequence instanceof JsonNumber n && n.isIntegral() && n.bigIntegerValue().signum() >= 0)) {
+        if (!ReplayWindow.sequenceWellFormed(sig.get("sequence"))) {
             return AuthResult.SEQUENCE_MISMATCH;
         }
         if (!(sig.get("nonce") instanceof JsonString nonce) || nonce.getString().isEmpty()) {
             return AuthResult.REPLAYED; // without a nonce the event cannot be told from a replay of itself
         }
-        String id = NonceCache.id("ed25519", entry.keyId(), boundSender, nonce.getString());
-        return switch (nonces.admit(id, signedAt + windowSeconds + skewSeconds, now)) {
-            case ADMITTED -> AuthResult.VALID;
-            case REPLAYED, FULL -> AuthResult.REPLAYED;
-        };
+        return replay.firstUse("ed25519", entry.keyId(), boundSender, nonce.getString(), signedAt, now)
+                ? AuthResult.VALID : AuthResult.REPLAYED;
     }
 
     /**

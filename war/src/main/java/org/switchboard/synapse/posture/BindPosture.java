@@ -8,26 +8,42 @@ import java.util.Locale;
 import org.switchboard.synapse.SynapseSettings;
 
 /**
- * The off-loopback posture guard of §2.4: a hub listening beyond loopback must not run without a
- * connect token, nor with {@code /metrics} open without a metrics token, unless the operator
- * explicitly overrides with {@code hub.allow-insecure-bind=true}. Plain rule; no I/O, no DNS.
+ * The off-loopback posture guard of synapse-core §2.4: a hub listening beyond loopback must not
+ * run without a connect token, with {@code /metrics} open without a metrics token, or with a token
+ * but no TLS (the token would cross the network in clear text), unless the operator explicitly
+ * overrides with {@code hub.allow-insecure-bind=true}. Plain rule; no I/O, no DNS.
  */
 public final class BindPosture {
+
+    /** How the refusal names the missing TLS: either of the two ways the hub counts TLS as present. */
+    public static final String TLS = "TLS (run-hub's HUB_TLS_KEYSTORE, which sets hub.tls-native, or hub.tls-terminated-by-proxy=true)";
 
     private BindPosture() {
     }
 
     /**
-     * The configuration keys whose absence forbids serving on {@code bind}; empty when the hub may
-     * serve (loopback bind, override, or everything in place).
+     * The configuration keys whose absence forbids serving on {@code bind} when TLS is not in place;
+     * see {@link #missingSettings(String, boolean, SynapseSettings, boolean)}.
      */
     public static List<String> missingSettings(String bind, boolean allowInsecureBind, SynapseSettings settings) {
-        List<String> missing = new ArrayList<>(2);
+        return missingSettings(bind, allowInsecureBind, settings, false);
+    }
+
+    /**
+     * The configuration keys whose absence forbids serving on {@code bind}; empty when the hub may
+     * serve (loopback bind, override, or everything in place). {@code tls} is true when the listener
+     * serves TLS itself or a proxy in front of it is declared to terminate TLS.
+     */
+    public static List<String> missingSettings(String bind, boolean allowInsecureBind, SynapseSettings settings,
+                                               boolean tls) {
+        List<String> missing = new ArrayList<>(3);
         if (allowInsecureBind || isLoopback(bind)) {
             return missing;
         }
         if (!settings.secured()) {
             missing.add("hub.token");
+        } else if (!tls) {
+            missing.add(TLS); // a token sent over plain ws:// off loopback is readable by anyone on the path
         }
         if (settings.metricsEnabled() && (settings.metricsToken() == null || settings.metricsToken().isEmpty())) {
             missing.add("hub.metrics-token");

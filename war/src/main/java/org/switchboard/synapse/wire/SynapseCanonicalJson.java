@@ -118,7 +118,7 @@ public final class SynapseCanonicalJson {
     }
 
     /** Python sorts str keys by code point; Java's String order is by UTF-16 unit, which differs for astral characters. */
-    static int compareCodePoints(String a, String b) {
+    public static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

@@ -67,4 +67,51 @@ class MacInputTest {
         assertEquals(MacInput.text(a), MacInput.text(b));
         org.junit.jupiter.api.Assertions.assertNotEquals(MacInput.text(a), MacInput.text(c));
     }
+
+    @Test
+    void theStreamedBytesEqualTheCanonicalTextOfTheFrameWithoutAuthValue() {
+        // the per-frame writer against the reference path (copy the frame without auth.value, then CJ-UTF8)
+        java.util.Random random = new java.util.Random(17);
+        String[] texts = {"plain", "naïve café 日本語 😀", "quote \" backslash \\ tab \t nl \n", "\u0001\u001f\u007f",
+                "ÿ€\uffff", "a\ud800b", "\udc00", "𝄞x", "", "/\u2028"};
+        for (int i = 0; i < 2_000; i++) {
+            jakarta.json.JsonObjectBuilder auth = Jsons.PROVIDER.createObjectBuilder().add("alg", "hmac-sha256")
+                    .add("kid", texts[random.nextInt(texts.length)]).add("nonce", "n" + i);
+            if (random.nextBoolean()) {
+                auth.add("value", "v" + i);
+            }
+            if (random.nextBoolean()) {
+                auth.add("timestamp", 1790000000 + random.nextInt(1000) / 8.0);
+            }
+            jakarta.json.JsonObjectBuilder frame = Jsons.PROVIDER.createObjectBuilder()
+                    .add(texts[random.nextInt(texts.length)] + "k", texts[random.nextInt(texts.length)])
+                    .add("n", random.nextBoolean() ? Jsons.PROVIDER.createValue(random.nextLong())
+                            : Jsons.PROVIDER.createValue(random.nextDouble() * 1e6))
+                    .add("nested", Jsons.PROVIDER.createObjectBuilder().add("value", "kept below the frame's auth")
+                            .add("auth", Jsons.PROVIDER.createObjectBuilder().add("value", "kept too"))
+                            .add("list", Jsons.PROVIDER.createArrayBuilder().add(true).addNull().add(false).add(i)))
+                    .add("auth", auth);
+            JsonObject built = parse(frame.build().toString());
+            byte[] expected = org.switchboard.synapse.wire.SynapseCanonicalJson
+                    .utf8(MacInput.withoutMember(built, "auth", "value")).getBytes(StandardCharsets.UTF_8);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(expected, MacInput.bytes(built), built.toString());
+        }
+    }
+
+    @Test
+    void theReusableMacMatchesOnlyTheExactLowercaseHexValue() {
+        javax.crypto.Mac mac = MacInput.newMac(SECRET_1.getBytes(StandardCharsets.UTF_8));
+        MacInput.Buffer buffer = new MacInput.Buffer(16); // grows as needed
+        JsonObject frame = parse(FRAME_1);
+        for (int round = 0; round < 3; round++) { // the Mac and buffer are reused frame after frame
+            org.junit.jupiter.api.Assertions.assertTrue(MacInput.matches(mac, frame, MAC_1, buffer));
+            org.junit.jupiter.api.Assertions.assertFalse(MacInput.matches(mac, frame, MAC_1.toUpperCase(), buffer));
+            org.junit.jupiter.api.Assertions.assertFalse(MacInput.matches(mac, frame, MAC_1.substring(1), buffer));
+            org.junit.jupiter.api.Assertions.assertFalse(MacInput.matches(mac, frame, MAC_1 + "0", buffer));
+            org.junit.jupiter.api.Assertions.assertFalse(MacInput.matches(mac, frame,
+                    (MAC_1.charAt(63) == '0' ? MAC_1.substring(0, 63) + "1" : MAC_1.substring(0, 63) + "0"), buffer));
+            org.junit.jupiter.api.Assertions.assertTrue(MacInput.matches(mac, parse(FRAME_2),
+                    MacInput.hmacHex(SECRET_1.getBytes(StandardCharsets.UTF_8), MacInput.bytes(parse(FRAME_2))), buffer));
+        }
+    }
 }

@@ -88,4 +88,50 @@ class NonceCacheTest {
         assertNotEquals(NonceCache.id("hmac", "k1", "ab", "c"), NonceCache.id("hmac", "k1", "a", "bc"));
         assertEquals(64, NonceCache.id("hmac", "k1", "a", "b").length());
     }
+
+    @Test
+    void expiredRowsArePrunedPeriodicallyEvenWhenTheCacheIsNotFull() {
+        MapStore store = new MapStore();
+        NonceCache cache = new NonceCache(1_000, store, 100);
+        cache.admit("old", 102, 100);
+        cache.admit("a", 111, 101);
+        assertEquals(2, store.rows.size());
+        cache.admit("b", 125, 100 + NonceCache.PRUNE_INTERVAL_SECONDS + 1); // "old" expired, the cache far from full
+        assertEquals(java.util.Set.of("a", "b"), store.rows.keySet());
+        assertEquals(2, cache.size());
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 111), "a live entry is never pruned");
+    }
+
+    @Test
+    void aFullCacheScansAndPrunesOnlyOnceSomethingCanHaveExpired() {
+        int[] prunes = {0};
+        MapStore rows = new MapStore();
+        NonceStore counting = new NonceStore() {
+            @Override
+            public java.util.Map<String, Double> live(double now) {
+                return rows.live(now);
+            }
+
+            @Override
+            public boolean record(String id, double expiresAt) {
+                return rows.record(id, expiresAt);
+            }
+
+            @Override
+            public void prune(double now) {
+                prunes[0]++;
+                rows.prune(now);
+            }
+        };
+        NonceCache cache = new NonceCache(2, counting, 100);
+        int atStart = prunes[0];
+        cache.admit("a", 108, 100);
+        cache.admit("b", 111, 100);
+        for (int i = 0; i < 100; i++) { // an attacker with a key keeps the full cache busy
+            assertEquals(NonceCache.Admission.FULL, cache.admit("x" + i, 111, 101));
+        }
+        assertEquals(1, prunes[0] - atStart, "one scan and prune found nothing expiring before 108; the rest were refused at once");
+        assertEquals(NonceCache.Admission.ADMITTED, cache.admit("c", 120, 109), "\"a\" expired at 108: room again");
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("b", 111, 109));
+    }
 }

@@ -36,20 +36,36 @@ class BindPostureTest {
     void offLoopbackWithoutTokensNamesEachMissingSetting() {
         assertEquals(List.of("hub.token", "hub.metrics-token"), BindPosture.missingSettings("0.0.0.0", false, OPEN));
         assertEquals(List.of("hub.metrics-token"), BindPosture.missingSettings("0.0.0.0", false,
-                SynapseSettings.builder().token("x").build()));
+                SynapseSettings.builder().token("x").build(), true));
         assertEquals(List.of("hub.token"), BindPosture.missingSettings("10.1.2.3", false,
                 SynapseSettings.builder().metricsToken("m").build()));
     }
 
     @Test
+    void offLoopbackATokenWithoutTlsRefusesAndTlsEitherWaySatisfiesIt() {
+        // §2.4: "with a token but no TLS": the token would cross the network in clear text
+        assertEquals(List.of(BindPosture.TLS), BindPosture.missingSettings("0.0.0.0", false, LOCKED, false));
+        assertEquals(List.of(BindPosture.TLS), BindPosture.missingSettings("10.1.2.3", false, LOCKED));
+        assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", false, LOCKED, true));
+        // without a token the token is what is missing; TLS alone is not asked for
+        assertEquals(List.of("hub.token", "hub.metrics-token"), BindPosture.missingSettings("0.0.0.0", false, OPEN, false));
+        // loopback and the explicit override need no TLS
+        assertEquals(List.of(), BindPosture.missingSettings("127.0.0.1", false, LOCKED, false));
+        assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", true, LOCKED, false));
+        String message = BindPosture.refusal("0.0.0.0", BindPosture.missingSettings("0.0.0.0", false, LOCKED, false));
+        assertTrue(message.contains("hub.tls-terminated-by-proxy") && message.contains("HUB_TLS_KEYSTORE"), message);
+        assertFalse(message.contains("t0ken-value"), message);
+    }
+
+    @Test
     void metricsSwitchedOffNeedNoMetricsToken() {
         assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", false,
-                SynapseSettings.builder().token("x").metricsEnabled(false).build()));
+                SynapseSettings.builder().token("x").metricsEnabled(false).build(), true));
     }
 
     @Test
     void fullyConfiguredOrOverriddenHubsMayServe() {
-        assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", false, LOCKED));
+        assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", false, LOCKED, true));
         assertEquals(List.of(), BindPosture.missingSettings("0.0.0.0", true, OPEN));
     }
 
