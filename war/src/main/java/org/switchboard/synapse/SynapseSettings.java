@@ -144,7 +144,7 @@ public record SynapseSettings(
         private boolean requireMessageAuth;
         private int messageAuthWindowSeconds = 10;
         private int messageAuthSkewSeconds = 1;
-        private int messageAuthNonceCache = 65_536;
+        private int messageAuthNonceCache = 4096;
         private String signedEventTrust = "";
 
         public Builder configuredHubId(String v) { configuredHubId = v; return this; }

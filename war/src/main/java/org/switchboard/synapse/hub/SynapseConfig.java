@@ -336,7 +336,7 @@ public class SynapseConfig {
     int messageAuthSkewSeconds;
 
     /** Live nonces held; when full of live ones, new frames are refused ({@code replayed}), never evicted. */
-    @Inject @ConfigProperty(name = "hub.message-auth.nonce-cache", defaultValue = "65536")
+    @Inject @ConfigProperty(name = "hub.message-auth.nonce-cache", defaultValue = "4096")
     int messageAuthNonceCache;
 
     /** Ed25519 signed-event trust bundle (§6.4) whose valid signatures also satisfy the requirement; empty = none. */
