@@ -7,11 +7,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.switchboard.lifecycle.StopSignal;
+import org.switchboard.lifecycle.PeriodicSweep;
 import org.switchboard.redsyn.RedsynConfig;
 
 /**
@@ -33,24 +31,17 @@ public class InboxSweeper {
     @Inject
     RedsynConfig config;
 
-    private ScheduledFuture<?> task;
-    private StopSignal stopSignal;
+    private PeriodicSweep sweeps;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        long interval = Math.max(100, config.sweepIntervalMillis());
-        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::sweep, interval, interval, TimeUnit.MILLISECONDS);
-        task = scheduled;
-        // stop sweeping at the signal, before the container suspends its executors
-        stopSignal = StopSignal.onStop("redsyn-inbox-sweeper-stop", () -> scheduled.cancel(false));
+        sweeps = PeriodicSweep.start(scheduler, "redsyn-inbox-sweeper-stop", Math.max(100, config.sweepIntervalMillis()), this::sweep);
     }
+
 
     @PreDestroy
     void stop() {
-        if (stopSignal != null) {
-            stopSignal.close();
-        }
-        if (task != null) {
-            task.cancel(false);
+        if (sweeps != null) {
+            sweeps.close();
         }
     }
 

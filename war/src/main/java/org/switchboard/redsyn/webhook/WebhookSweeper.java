@@ -10,11 +10,9 @@ import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.switchboard.lifecycle.StopSignal;
+import org.switchboard.lifecycle.PeriodicSweep;
 import org.switchboard.messaging.WorkQueue;
 import org.switchboard.redsyn.message.MessageQueued;
 
@@ -50,24 +48,17 @@ public class WebhookSweeper {
     @Inject
     WebhookDispatcher dispatcher;
 
-    private ScheduledFuture<?> task;
-    private StopSignal stopSignal;
+    private PeriodicSweep sweeps;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::sweep, INTERVAL_MILLIS, INTERVAL_MILLIS,
-                TimeUnit.MILLISECONDS);
-        task = scheduled;
-        // stop sweeping at the signal, before the container suspends its executors
-        stopSignal = StopSignal.onStop("redsyn-webhook-sweeper-stop", () -> scheduled.cancel(false));
+        sweeps = PeriodicSweep.start(scheduler, "redsyn-webhook-sweeper-stop", INTERVAL_MILLIS, this::sweep);
     }
+
 
     @PreDestroy
     void stop() {
-        if (stopSignal != null) {
-            stopSignal.close();
-        }
-        if (task != null) {
-            task.cancel(false);
+        if (sweeps != null) {
+            sweeps.close();
         }
     }
 

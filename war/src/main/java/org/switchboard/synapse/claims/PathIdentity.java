@@ -1,5 +1,6 @@
 package org.switchboard.synapse.claims;
 
+import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -161,23 +162,6 @@ public record PathIdentity(JsonObject raw, String filesystemNamespace, String wo
 
     /** Bounded printable string (advanced §1.2): non-empty unless allowed, UTF-8 length, no C0/DEL, no lone surrogate. */
     static boolean bounded(String s, int maxBytes, boolean mayBeEmpty) {
-        if (s.isEmpty()) {
-            return mayBeEmpty;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c == 0x7f) {
-                return false;
-            }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 >= s.length() || !Character.isLowSurrogate(s.charAt(i + 1))) {
-                    return false;
-                }
-                i++;
-            } else if (Character.isLowSurrogate(c)) {
-                return false;
-            }
-        }
-        return s.getBytes(StandardCharsets.UTF_8).length <= maxBytes;
+        return BoundedText.valid(s, maxBytes, mayBeEmpty);
     }
 }

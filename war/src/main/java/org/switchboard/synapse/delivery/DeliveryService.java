@@ -1,5 +1,6 @@
 package org.switchboard.synapse.delivery;
 
+import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.delivery;
 
+import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;

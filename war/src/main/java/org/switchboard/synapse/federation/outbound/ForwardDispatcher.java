@@ -13,12 +13,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
-import org.switchboard.lifecycle.StopSignal;
+import org.switchboard.lifecycle.PeriodicSweep;
 import org.switchboard.messaging.WorkHandler;
 import org.switchboard.messaging.WorkQueue;
 import org.switchboard.synapse.SynapseContext;
@@ -50,8 +48,7 @@ public class ForwardDispatcher implements WorkHandler {
     ManagedScheduledExecutorService scheduler;
 
     private volatile ForwardService service;
-    private ScheduledFuture<?> task;
-    private StopSignal stopSignal;
+    private PeriodicSweep sweeps;
     private volatile boolean redriven;
     private long ticks;
 
@@ -112,18 +109,14 @@ public class ForwardDispatcher implements WorkHandler {
     }
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        ScheduledFuture<?> scheduled = scheduler.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
-        task = scheduled;
-        stopSignal = StopSignal.onStop("synapse-forward-sweeper-stop", () -> scheduled.cancel(false));
+        sweeps = PeriodicSweep.start(scheduler, "synapse-forward-sweeper-stop", 1000, this::tick);
     }
+
 
     @PreDestroy
     void stop() {
-        if (stopSignal != null) {
-            stopSignal.close();
-        }
-        if (task != null) {
-            task.cancel(false);
+        if (sweeps != null) {
+            sweeps.close();
         }
     }
 

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.federation.outbound;
 
+import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -216,21 +217,7 @@ public final class ForwardedDeliveries implements RemoteDeliveries {
 
     /** The request id when it is a printable string of at most 128 bytes, else {@code ""} (never echo an invalid id). */
     static String echoable(JsonValue value) {
-        if (!(value instanceof JsonString s)) {
-            return "";
-        }
-        String id = s.getString();
-        if (id.isEmpty() || id.getBytes(StandardCharsets.UTF_8).length > 128) {
-            return "";
-        }
-        for (int i = 0; i < id.length(); i++) {
-            char c = id.charAt(i);
-            if (c < 0x20 || c == 0x7f || Character.isSurrogate(c)
-                    && !(Character.isHighSurrogate(c) && i + 1 < id.length() && Character.isLowSurrogate(id.charAt(++i)))) {
-                return "";
-            }
-        }
-        return id;
+        return BoundedText.valid(value, 128, false) ? ((JsonString) value).getString() : "";
     }
 
     /** Kinds this part journals. */

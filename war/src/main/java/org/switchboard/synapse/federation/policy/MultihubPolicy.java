@@ -49,22 +49,12 @@ public final class MultihubPolicy {
 
     /** Validates an already-read document (duplicate members must have been refused by the reader). */
     public static MultihubPolicy parse(JsonObject root) {
-        PolicyChecks.onlyKeys(KEY, root, ROOT_KEYS, "policy");
-        PolicyChecks.version1(KEY, root);
-        if (!(root.get("grants") instanceof JsonArray array)) {
-            throw new PolicyFileException(KEY, "'grants' must be an array");
-        }
-        if (array.size() > MAX_GRANTS) {
-            throw new PolicyFileException(KEY, "more than " + MAX_GRANTS + " grants");
-        }
+        List<JsonObject> grantObjects = PolicyChecks.grantObjects(KEY, root, ROOT_KEYS, GRANT_KEYS, MAX_GRANTS);
         List<PeerGrant> grants = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < array.size(); i++) {
+        for (int i = 0; i < grantObjects.size(); i++) {
             String where = "grant " + i;
-            if (!(array.get(i) instanceof JsonObject g)) {
-                throw new PolicyFileException(KEY, where + ": must be an object");
-            }
-            PolicyChecks.onlyKeys(KEY, g, GRANT_KEYS, where);
+            JsonObject g = grantObjects.get(i);
             String sender = PolicyChecks.requiredString(KEY, g, "sender", where);
             if (!PolicyChecks.hubId(sender)) {
                 throw new PolicyFileException(KEY, where + ": 'sender' is not a hub id");

@@ -1,9 +1,12 @@
 package org.switchboard.synapse.federation.policy;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.switchboard.synapse.security.PolicyFileException;
@@ -69,6 +72,32 @@ public final class PolicyChecks {
             throw new PolicyFileException(key, where + ": 'expires_at' must be a finite number");
         }
         return n.doubleValue();
+    }
+
+    /**
+     * The {@code grants} of a version-1 policy document: the root holds only {@code rootKeys}, at most
+     * {@code maxGrants} grants, each an object holding only {@code grantKeys}; in file order.
+     */
+    static List<JsonObject> grantObjects(String key, JsonObject root, Set<String> rootKeys,
+                                                   Set<String> grantKeys, int maxGrants) {
+        onlyKeys(key, root, rootKeys, "policy");
+        version1(key, root);
+        if (!(root.get("grants") instanceof JsonArray array)) {
+            throw new PolicyFileException(key, "'grants' must be an array");
+        }
+        if (array.size() > maxGrants) {
+            throw new PolicyFileException(key, "more than " + maxGrants + " grants");
+        }
+        List<JsonObject> grants = new ArrayList<>();
+        for (int i = 0; i < array.size(); i++) {
+            String where = "grant " + i;
+            if (!(array.get(i) instanceof JsonObject g)) {
+                throw new PolicyFileException(key, where + ": must be an object");
+            }
+            onlyKeys(key, g, grantKeys, where);
+            grants.add(g);
+        }
+        return grants;
     }
 
     static void version1(String key, JsonObject root) {

@@ -1,6 +1,5 @@
 package org.switchboard.synapse.federation.policy;
 
-import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,22 +40,12 @@ public final class RecipientPolicy {
 
     /** Validates an already-read document. */
     public static RecipientPolicy parse(JsonObject root) {
-        PolicyChecks.onlyKeys(KEY, root, ROOT_KEYS, "policy");
-        PolicyChecks.version1(KEY, root);
-        if (!(root.get("grants") instanceof JsonArray array)) {
-            throw new PolicyFileException(KEY, "'grants' must be an array");
-        }
-        if (array.size() > MAX_GRANTS) {
-            throw new PolicyFileException(KEY, "more than " + MAX_GRANTS + " grants");
-        }
+        List<JsonObject> grantObjects = PolicyChecks.grantObjects(KEY, root, ROOT_KEYS, GRANT_KEYS, MAX_GRANTS);
         List<Grant> grants = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < array.size(); i++) {
+        for (int i = 0; i < grantObjects.size(); i++) {
             String where = "grant " + i;
-            if (!(array.get(i) instanceof JsonObject g)) {
-                throw new PolicyFileException(KEY, where + ": must be an object");
-            }
-            PolicyChecks.onlyKeys(KEY, g, GRANT_KEYS, where);
+            JsonObject g = grantObjects.get(i);
             String hub = PolicyChecks.requiredString(KEY, g, "recipient_hub", where);
             if (!PolicyChecks.hubId(hub)) {
                 throw new PolicyFileException(KEY, where + ": 'recipient_hub' is not one hub id");

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.federation.receive;
 
+import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -32,7 +33,7 @@ public record ForwardFrame(String forwardId, String kind, String senderSeat, Str
         String forwardId = string(frame, "forward_id");
         String kind = string(frame, "kind");
         String sender = string(frame, "sender_seat");
-        if (!Bounded.printable(forwardId, 128) || kind == null || !KINDS.contains(kind) || !seat(sender)) {
+        if (!BoundedText.valid(forwardId, 128, false) || kind == null || !KINDS.contains(kind) || !seat(sender)) {
             return null;
         }
         boolean targeted = "chat".equals(kind) || "delivery_request".equals(kind);
@@ -69,7 +70,7 @@ public record ForwardFrame(String forwardId, String kind, String senderSeat, Str
 
     /** The §4.4 seat grammar: bounded printable ≤ 256 bytes, no {@code @}, no surrounding whitespace. */
     static boolean seat(String seat) {
-        return Bounded.printable(seat, 256) && seat.indexOf('@') < 0 && seat.equals(seat.strip());
+        return BoundedText.valid(seat, 256, false) && seat.indexOf('@') < 0 && seat.equals(seat.strip());
     }
 
     /**

@@ -1,4 +1,4 @@
-package org.switchboard.synapse.delivery;
+package org.switchboard.synapse.wire;
 
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
