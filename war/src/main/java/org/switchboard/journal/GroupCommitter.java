@@ -87,13 +87,25 @@ public final class GroupCommitter implements AutoCloseable {
     }
 
     /**
-     * Queues events and outbox rows for one atomic append. The payloads are encoded here, on the
-     * caller's thread; bad input fails the returned future at once without touching the queue.
+     * Queues events and outbox rows for one atomic append, together with the {@link SideRows} attached
+     * on this thread (they leave the thread with this call, whatever its outcome). The payloads are
+     * encoded here, on the caller's thread; bad input fails the returned future at once without
+     * touching the queue.
      */
     public CompletableFuture<long[]> submit(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        return submit(events, outbox, SideRows.take());
+    }
+
+    /**
+     * Queues events, outbox rows and side rows for one atomic append (side rows alone are allowed:
+     * they then commit with whatever else the writer's next transaction holds).
+     */
+    public CompletableFuture<long[]> submit(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
+                                            List<SideRow> sideRows) {
         Pending pending;
         try {
-            pending = Pending.of(events == null ? List.of() : events, outbox == null ? List.of() : outbox);
+            pending = Pending.of(events == null ? List.of() : events, outbox == null ? List.of() : outbox,
+                    sideRows == null ? List.of() : sideRows);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -118,7 +130,7 @@ public final class GroupCommitter implements AutoCloseable {
         if (!accepting) {
             return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
         }
-        return enqueue(Pending.of(List.of(), List.of())).thenApply(seqs -> null);
+        return enqueue(Pending.of(List.of(), List.of(), List.of())).thenApply(seqs -> null);
     }
 
     private CompletableFuture<long[]> enqueue(Pending pending) {
@@ -236,6 +248,7 @@ public final class GroupCommitter implements AutoCloseable {
         double now = clock.getAsDouble();
         List<SequencedBatch.Event> events = new ArrayList<>();
         List<SequencedBatch.Outbox> outbox = new ArrayList<>();
+        List<SideRow> sideRows = new ArrayList<>();
         long[][] seqs = new long[batch.size()][];
         for (int i = 0; i < batch.size(); i++) {
             Pending pending = batch.get(i);
@@ -251,11 +264,13 @@ public final class GroupCommitter implements AutoCloseable {
                         row.phase(), row.sender(), pending.frames.get(o), row.attempts(),
                         row.delivered() ? now : null));
             }
+            sideRows.addAll(pending.sideRows);
         }
-        if (!events.isEmpty() || !outbox.isEmpty()) { // a batch of flush markers alone writes nothing
+        // a batch of flush markers alone writes nothing
+        if (!events.isEmpty() || !outbox.isEmpty() || !sideRows.isEmpty()) {
             long started = System.nanoTime();
             try {
-                sink.commit(new SequencedBatch(events, outbox));
+                sink.commit(new SequencedBatch(events, outbox, sideRows));
             } catch (Exception | LinkageError | AssertionError e) {
                 return e;
             } finally {
@@ -304,16 +319,19 @@ public final class GroupCommitter implements AutoCloseable {
         final List<String> payloads;
         final List<OutboxRow> outbox;
         final List<String> frames;
+        final List<SideRow> sideRows;
         final CompletableFuture<long[]> future = new CompletableFuture<>();
 
-        private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames) {
+        private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames,
+                        List<SideRow> sideRows) {
             this.kinds = kinds;
             this.payloads = payloads;
             this.outbox = outbox;
             this.frames = frames;
+            this.sideRows = sideRows;
         }
 
-        static Pending of(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        static Pending of(List<JournalEvent.Draft> events, List<OutboxRow> outbox, List<SideRow> sideRows) {
             List<String> kinds = new ArrayList<>(events.size());
             List<String> payloads = new ArrayList<>(events.size());
             for (JournalEvent.Draft draft : events) {
@@ -334,7 +352,12 @@ public final class GroupCommitter implements AutoCloseable {
                 bounded("outbox sender", row.sender(), SequencedBatch.MAX_SENDER_CHARS);
                 frames.add(bounded("outbox frame", PayloadCodec.encode(row.frame()), SequencedBatch.MAX_JSON_CHARS));
             }
-            return new Pending(kinds, payloads, List.copyOf(outbox), frames);
+            for (SideRow row : sideRows) {
+                if (row == null || row.statement() == null || row.statement().isBlank()) {
+                    throw new IllegalArgumentException("side row must name its statement");
+                }
+            }
+            return new Pending(kinds, payloads, List.copyOf(outbox), frames, List.copyOf(sideRows));
         }
 
         /** Rejects here, on the caller's thread, what the table would reject inside a shared batch. */
@@ -349,7 +372,7 @@ public final class GroupCommitter implements AutoCloseable {
         }
 
         int size() {
-            return kinds.size() + outbox.size();
+            return kinds.size() + outbox.size() + sideRows.size();
         }
     }
 }

@@ -26,6 +26,27 @@ public interface Journal {
     CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox);
 
     /**
+     * As {@link #append(List, List)}, with {@link SideRow}s of other tables in the same transaction
+     * (side rows alone join the writer's next transaction). A journal that cannot write them
+     * ({@link #writesSideRows()} false) fails the append when any are given.
+     */
+    default CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
+                                             List<SideRow> sideRows) {
+        if (sideRows == null || sideRows.isEmpty()) {
+            return append(events, outbox);
+        }
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this journal writes no side rows"));
+    }
+
+    /**
+     * True when appends carry side rows: the explicit ones of {@link #append(List, List, List)} and the
+     * ones {@link SideRows#attach attached} on the appending thread.
+     */
+    default boolean writesSideRows() {
+        return false;
+    }
+
+    /**
      * Completes once every append made before this call has committed or failed, so a {@link #read}
      * started afterwards sees all of those that committed.
      */

@@ -24,7 +24,8 @@ import javax.sql.DataSource;
  * outside any JTA transaction, so it commits or rolls back as a unit and costs the database one
  * commit. (Inside a container-managed transaction the pool handed out a connection still in
  * auto-commit mode: H2 committed every row of a JDBC batch separately, which was neither atomic
- * nor cheap — one file chunk per row with {@code WRITE_DELAY=0}.) The entities define the tables;
+ * nor cheap — one file chunk per row with {@code WRITE_DELAY=0}.) Side rows ({@link SideRow}) that rode
+ * with an append are inserted in the same transaction. The entities define the tables;
  * the group-commit insert uses a JDBC batch, because building hundreds of managed entities per
  * commit cost more than the database write itself.
  */
@@ -96,6 +97,27 @@ public class JournalStore {
                     } else {
                         insert.setDouble(8, row.deliveredAt());
                     }
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+        }
+        insertSideRows(connection, batch.sideRows());
+    }
+
+    /** The side rows that rode with the batch's appends: one JDBC batch per distinct statement, in first-seen order. */
+    static void insertSideRows(Connection connection, List<SideRow> rows) throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        Map<String, List<SideRow>> byStatement = new java.util.LinkedHashMap<>();
+        for (SideRow row : rows) {
+            byStatement.computeIfAbsent(row.statement(), k -> new ArrayList<>()).add(row);
+        }
+        for (Map.Entry<String, List<SideRow>> group : byStatement.entrySet()) {
+            try (PreparedStatement insert = connection.prepareStatement(group.getKey())) {
+                for (SideRow row : group.getValue()) {
+                    row.bind(insert);
                     insert.addBatch();
                 }
                 insert.executeBatch();

@@ -213,6 +213,17 @@ public class JpaJournal implements Journal {
     }
 
     @Override
+    public CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
+                                            List<SideRow> sideRows) {
+        return committer.submit(events, outbox, sideRows);
+    }
+
+    @Override
+    public boolean writesSideRows() {
+        return true;
+    }
+
+    @Override
     public CompletableFuture<Void> flushed() {
         return committer.flushed();
     }

@@ -4,9 +4,10 @@ import java.util.List;
 
 /**
  * One transaction's worth of journal rows with their seqs and outbox order already assigned by the
- * writer; the storage layer writes all of it or nothing.
+ * writer, plus the {@link SideRow}s that rode with its appends; the storage layer writes all of it
+ * or nothing.
  */
-public record SequencedBatch(List<Event> events, List<Outbox> outbox) {
+public record SequencedBatch(List<Event> events, List<Outbox> outbox, List<SideRow> sideRows) {
 
     /** Longest event kind or outbox phase the tables hold. */
     public static final int MAX_KIND_CHARS = 64;
@@ -29,8 +30,13 @@ public record SequencedBatch(List<Event> events, List<Outbox> outbox) {
                          String sender, String frameJson, int attempts, Double deliveredAt) {
     }
 
+    /** A batch without side rows. */
+    public SequencedBatch(List<Event> events, List<Outbox> outbox) {
+        this(events, outbox, List.of());
+    }
+
     /** Number of rows in the batch. */
     public int size() {
-        return events.size() + outbox.size();
+        return events.size() + outbox.size() + sideRows.size();
     }
 }

@@ -43,7 +43,8 @@ class GroupCommitterTest {
             if (commitMillis > 0) {
                 Thread.sleep(commitMillis);
             }
-            if (batch.events().stream().anyMatch(e -> e.kind().equals("poison"))) {
+            if (batch.events().stream().anyMatch(e -> e.kind().equals("poison"))
+                    || batch.sideRows().stream().anyMatch(r -> r.statement().equals("poison"))) {
                 refused.add(batch);
                 throw new java.sql.SQLException("constraint violated");
             }
@@ -368,5 +369,66 @@ class GroupCommitterTest {
         CompletableFuture<long[]> late = committer.submit(one("chat", 21), List.of());
         ExecutionException e = assertThrows(ExecutionException.class, () -> late.get(1, TimeUnit.SECONDS));
         assertInstanceOf(GroupCommitter.JournalUnavailableException.class, e.getCause());
+    }
+
+    /** A side row that only names its statement (the sink never binds it). */
+    private record Row(String statement, String value) implements SideRow {
+        @Override
+        public void bind(java.sql.PreparedStatement insert) {
+        }
+    }
+
+    @Test
+    void sideRowsAttachedOnTheThreadRideInTheTransactionOfTheThreadsNextAppendOnly() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        Row nonce = new Row("INSERT nonce", "n1");
+        SideRows.attach(nonce);
+
+        long[] seqs = committer.submit(one("claim", 1), List.of()).get(5, TimeUnit.SECONDS);
+        committer.submit(one("claim", 2), List.of()).get(5, TimeUnit.SECONDS);
+
+        assertArrayEquals(new long[] {1}, seqs);
+        SequencedBatch first = sink.committed.get(0);
+        assertEquals(List.of(1L), first.events().stream().map(SequencedBatch.Event::seq).toList());
+        assertEquals(List.of(nonce), first.sideRows(), "the row commits with the append's event");
+        assertEquals(2, first.size());
+        assertTrue(sink.committed.get(1).sideRows().isEmpty(), "the row left the thread with the first append");
+        assertFalse(SideRows.attached());
+    }
+
+    @Test
+    void sideRowsAloneCommitAndTakeNoSeq() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 7);
+        Row nonce = new Row("INSERT nonce", "n1");
+
+        long[] seqs = committer.submit(List.of(), List.of(), List.of(nonce)).get(5, TimeUnit.SECONDS);
+
+        assertArrayEquals(new long[0], seqs);
+        assertEquals(1, sink.committed.size(), "written, not skipped as a flush marker");
+        assertEquals(List.of(nonce), sink.committed.get(0).sideRows());
+        assertEquals(7, committer.committedSeq());
+        assertArrayEquals(new long[] {8}, committer.submit(one("chat", 1), List.of()).get(5, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void anAppendWhoseSideRowCannotBeWrittenFailsWholeAndAloneNothingOfItApplied() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 0);
+        CompletableFuture<long[]> blocker = holdFirstCommit(0);
+        CompletableFuture<long[]> before = committer.submit(one("claim", 1), List.of(), List.of(new Row("INSERT nonce", "a")));
+        CompletableFuture<long[]> poisoned = committer.submit(one("claim", 2), List.of(), List.of(new Row("poison", "b")));
+        CompletableFuture<long[]> after = committer.submit(one("claim", 3), List.of(), List.of(new Row("INSERT nonce", "c")));
+        sink.gate.countDown();
+
+        blocker.get(5, TimeUnit.SECONDS);
+        assertThrows(ExecutionException.class, () -> poisoned.get(5, TimeUnit.SECONDS));
+        before.get(5, TimeUnit.SECONDS);
+        after.get(5, TimeUnit.SECONDS);
+        List<String> appliedPayloads = sink.committed.stream().flatMap(b -> b.events().stream())
+                .map(SequencedBatch.Event::payloadJson).toList();
+        assertFalse(appliedPayloads.contains(payload(2).toString()), "the poisoned append's event was not applied");
+        assertTrue(appliedPayloads.contains(payload(1).toString()) && appliedPayloads.contains(payload(3).toString()));
+        List<Object> appliedRows = new ArrayList<>();
+        sink.committed.forEach(b -> appliedRows.addAll(b.sideRows()));
+        assertEquals(List.of(new Row("INSERT nonce", "a"), new Row("INSERT nonce", "c")), appliedRows);
     }
 }

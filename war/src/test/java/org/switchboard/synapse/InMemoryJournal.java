@@ -12,6 +12,8 @@ import org.switchboard.journal.Journal;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.journal.PayloadCodec;
 import org.switchboard.journal.OutboxRow;
+import org.switchboard.journal.SideRow;
+import org.switchboard.journal.SideRows;
 
 /** A synchronous in-memory {@link Journal} for unit tests; survives a "restart" by being reused. */
 public final class InMemoryJournal implements Journal {
@@ -20,6 +22,43 @@ public final class InMemoryJournal implements Journal {
     private final Map<String, OutboxRow> outbox = new LinkedHashMap<>();
     private final List<Long> corrupt = new ArrayList<>();
     private boolean failAppends;
+    private boolean writesSideRows;
+    private final List<Write> sideRowWrites = new ArrayList<>();
+
+    /** One append that carried side rows: its event kinds and the rows, committed together. */
+    public record Write(List<String> kinds, List<SideRow> sideRows) {
+    }
+
+    /** Makes this journal write side rows, as the JPA journal does (off by default). */
+    public synchronized InMemoryJournal writingSideRows() {
+        writesSideRows = true;
+        return this;
+    }
+
+    /** The appends that carried side rows, in order. */
+    public synchronized List<Write> sideRowWrites() {
+        return List.copyOf(sideRowWrites);
+    }
+
+    @Override
+    public synchronized boolean writesSideRows() {
+        return writesSideRows;
+    }
+
+    @Override
+    public synchronized CompletableFuture<long[]> append(List<JournalEvent.Draft> drafts, List<OutboxRow> rows,
+                                                         List<SideRow> sideRows) {
+        if (!writesSideRows) {
+            return Journal.super.append(drafts, rows, sideRows);
+        }
+        if (failAppends) {
+            return CompletableFuture.failedFuture(new IllegalStateException("append failed"));
+        }
+        if (!sideRows.isEmpty()) {
+            sideRowWrites.add(new Write(drafts.stream().map(JournalEvent.Draft::kind).toList(), List.copyOf(sideRows)));
+        }
+        return appendEvents(drafts, rows);
+    }
 
     /** Makes every later append fail (nothing applied). */
     public synchronized void failAppends(boolean fail) {
@@ -37,9 +76,16 @@ public final class InMemoryJournal implements Journal {
 
     @Override
     public synchronized CompletableFuture<long[]> append(List<JournalEvent.Draft> drafts, List<OutboxRow> rows) {
+        if (writesSideRows) {
+            return append(drafts, rows, SideRows.take()); // as the group committer: the thread's rows ride along
+        }
         if (failAppends) {
             return CompletableFuture.failedFuture(new IllegalStateException("append failed"));
         }
+        return appendEvents(drafts, rows);
+    }
+
+    private CompletableFuture<long[]> appendEvents(List<JournalEvent.Draft> drafts, List<OutboxRow> rows) {
         long[] seqs = new long[drafts.size()];
         for (int i = 0; i < drafts.size(); i++) {
             long seq = events.size() + 1;

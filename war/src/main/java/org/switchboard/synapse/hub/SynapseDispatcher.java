@@ -137,6 +137,8 @@ public final class SynapseDispatcher {
             LOG.log(Level.WARNING, "unexpected failure handling a frame on " + LogSafe.text(connection) + "; closing it",
                     LogSafe.failure(e));
             connection.close(CloseCodes.UNEXPECTED, CloseCodes.REASON_INTERNAL);
+        } finally {
+            messageAuth.frameDone(); // step 14's nonce durable before this frame's held writes leave
         }
     }
 

@@ -23,7 +23,7 @@ import javax.sql.DataSource;
 public final class JdbcNonceStore implements NonceStore {
 
     private static final Logger LOG = Logger.getLogger(JdbcNonceStore.class.getName());
-    private static final String INSERT = "INSERT INTO synapse_message_auth_nonce (nonce_id, expires_at) VALUES (?, ?)";
+    static final String INSERT = "INSERT INTO synapse_message_auth_nonce (nonce_id, expires_at) VALUES (?, ?)";
 
     private final DataSource dataSource;
     private final Object lock = new Object();

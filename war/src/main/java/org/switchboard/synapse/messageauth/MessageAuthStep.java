@@ -5,12 +5,17 @@ import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
+import org.switchboard.journal.SideRows;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.pipeline.FrameInFlight;
@@ -25,6 +30,14 @@ import org.switchboard.synapse.security.PolicyFileException;
  * refused when it fails (a forged or replayed frame is never let through because the requirement is
  * off). A refusal is a private {@code error} with {@code verification_result} (for {@code release}
  * also {@code release_operation_id} and {@code task_id}); nothing changes state.
+ *
+ * <p>Where the journal writes side rows, an accepted nonce is made durable by the journal's group
+ * commit ({@link JournalNonceStore}), not by a commit of its own. A verb of {@link #SIGNED_VERBS}
+ * journals its effect on this thread and answers only once that append committed, so the nonce rides
+ * in the append's transaction: one commit for both, and a failed one applies neither. A nonce no
+ * append took (the frame was refused, or a keyed retry got its stored answer: nothing was applied) is
+ * appended on its own by {@link #frameDone()}. An attachment verb's effect is not journalled: its
+ * nonce is committed here, before the frame goes on.
  */
 public final class MessageAuthStep implements PipelineStep {
 
@@ -46,6 +59,10 @@ public final class MessageAuthStep implements PipelineStep {
     private final Supplier<NonceStore> storeFactory;
     private final DoubleSupplier clock;
     private volatile Verifiers verifiers;
+    private volatile JournalNonceStore journalNonces;
+
+    /** How long a frame waits for its nonce's commit before it is refused (as long as an awaited journal append). */
+    static final long NONCE_COMMIT_WAIT_SECONDS = 30;
 
     private record Verifiers(MessageAuthVerifier hmac, SignedEvents signatures) {
     }
@@ -83,8 +100,17 @@ public final class MessageAuthStep implements PipelineStep {
             // the runtime logs the refusal once and serves nothing; fail closed here as well
             required = true;
         }
-        return new MessageAuthStep(ctx, required, false, keys, trust, MessageAuthStep::databaseStore,
+        return new MessageAuthStep(ctx, required, false, keys, trust, () -> hubStore(ctx),
                 () -> System.currentTimeMillis() / 1000.0);
+    }
+
+    /** Nonces through the journal's group commit when it writes side rows, else committed on their own. */
+    private static NonceStore hubStore(SynapseContext ctx) {
+        NonceStore table = databaseStore();
+        if (ctx.hasJournal() && ctx.journal().writesSideRows()) {
+            return new JournalNonceStore(ctx.journal(), table);
+        }
+        return table;
     }
 
     private static NonceStore databaseStore() {
@@ -132,12 +158,57 @@ public final class MessageAuthStep implements PipelineStep {
         } else {
             result = AuthResult.MISSING; // required, but the material failed to load
         }
+        if (AuthResult.passes(result) && !nonceDurableInTime(f.type())) {
+            result = AuthResult.REPLAYED; // fail closed, as a store that cannot write: nothing was applied
+        }
         ctx.counters().messageAuthResult(result);
         if (AuthResult.passes(result)) {
             return true;
         }
         f.connection().send(refusal(name, f.type(), frame, result));
         return false;
+    }
+
+    /**
+     * For an accepted frame whose nonce waits on this thread: a verb that journals its effect here
+     * leaves it for that append; any other verb commits it now. False when that commit failed.
+     */
+    private boolean nonceDurableInTime(String type) {
+        JournalNonceStore store = journalNonces;
+        if (store == null || SIGNED_VERBS.contains(type) || !SideRows.attached()) {
+            return true;
+        }
+        return committed(store.writeAttached());
+    }
+
+    /**
+     * Called once a frame has left the pipeline, whatever happened to it (the dispatcher's
+     * {@code finally}): a nonce no journal append took (the frame applied nothing) joins the journal's
+     * next commit without holding this thread.
+     */
+    public void frameDone() {
+        JournalNonceStore store = journalNonces;
+        if (store == null || !SideRows.attached()) {
+            return;
+        }
+        store.writeAttached().whenComplete((seqs, failure) -> {
+            if (failure != null) {
+                LOG.warning("message-auth nonce of a frame that applied nothing was not committed: " + failure);
+            }
+        });
+    }
+
+    private static boolean committed(CompletableFuture<long[]> commit) {
+        try {
+            commit.get(NONCE_COMMIT_WAIT_SECONDS, TimeUnit.SECONDS);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.warning("message-auth nonce commit failed: " + e);
+            return false;
+        }
     }
 
     /** The private refusal frame (§6.3; §10.2 for the release echo). */
@@ -161,7 +232,11 @@ public final class MessageAuthStep implements PipelineStep {
             synchronized (this) {
                 if (verifiers == null) {
                     SynapseSettings s = ctx.settings();
-                    NonceCache cache = new NonceCache(s.messageAuthNonceCache(), storeFactory.get(), clock.getAsDouble());
+                    NonceStore store = storeFactory.get();
+                    if (store instanceof JournalNonceStore journalled) {
+                        journalNonces = journalled;
+                    }
+                    NonceCache cache = new NonceCache(s.messageAuthNonceCache(), store, clock.getAsDouble());
                     verifiers = new Verifiers(
                             keys == null ? null : new MessageAuthVerifier(keys, cache, s.messageAuthWindowSeconds(),
                                     s.messageAuthSkewSeconds()),

@@ -96,4 +96,18 @@ class JdbcNonceStoreTest {
         }
         assertFalse(new JdbcNonceStore(ds).record("a", 111), "fail closed");
     }
+
+    @Test
+    void aNonceCommittedAsAJournalSideRowIsReplayedAfterARestart() throws Exception {
+        JdbcDataSource ds = database();
+        JournalNonceStore.NonceRow row = new JournalNonceStore.NonceRow(NonceCache.id("hmac", "k1", "team/alice", "n1"), 200);
+        try (Connection c = ds.getConnection();
+             java.sql.PreparedStatement insert = c.prepareStatement(row.statement())) {
+            row.bind(insert); // as the journal's batch insert writes it
+            insert.executeUpdate();
+        }
+        NonceCache restarted = new NonceCache(16, new JdbcNonceStore(ds), 150);
+        assertEquals(NonceCache.Admission.REPLAYED, restarted.admit(row.id(), 200, 150), "a restart reopened the nonce");
+        assertEquals(1, rows(ds));
+    }
 }

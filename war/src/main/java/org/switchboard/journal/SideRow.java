@@ -1,0 +1,19 @@
+package org.switchboard.journal;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
+/**
+ * A row of another table written in the same transaction as a journal append, so that one commit
+ * makes both durable and a failure applies neither (issue 17: a signed frame's replay nonce rides
+ * with the frame's journalled effect instead of paying a commit of its own). Rows with the same
+ * {@link #statement()} are written as one JDBC batch.
+ */
+public interface SideRow {
+
+    /** The parameterised insert (a constant of the owning feature; never built from input). */
+    String statement();
+
+    /** Binds this row's values to {@code insert}, a statement prepared from {@link #statement()}. */
+    void bind(PreparedStatement insert) throws SQLException;
+}

@@ -1,0 +1,77 @@
+package org.switchboard.synapse.messageauth;
+
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.switchboard.journal.Journal;
+import org.switchboard.journal.SideRow;
+import org.switchboard.journal.SideRows;
+
+/**
+ * The durable replay store on the journal's group commit (issue 17): an accepted nonce's row is
+ * {@link SideRows#attach attached} to the frame's thread and rides in the transaction of the journal
+ * append the frame's handler makes next, so one commit makes the nonce and the frame's effect durable
+ * together, and a failed commit applies neither (the handler's append fails: the frame is refused with
+ * nothing applied). What no append took (a refusal, a frame with no journalled effect) is written by
+ * {@link #writeAttached()} into the writer's next transaction. Start-up reads and the periodic prune
+ * go straight to the table ({@code table}).
+ */
+public final class JournalNonceStore implements NonceStore {
+
+    private final Journal journal;
+    private final NonceStore table;
+
+    /** One nonce row of {@code synapse_message_auth_nonce}. */
+    record NonceRow(String id, double expiresAt) implements SideRow {
+        @Override
+        public String statement() {
+            return JdbcNonceStore.INSERT;
+        }
+
+        @Override
+        public void bind(PreparedStatement insert) throws SQLException {
+            insert.setString(1, id);
+            insert.setDouble(2, expiresAt);
+        }
+    }
+
+    /** A store writing through {@code journal} (which must {@link Journal#writesSideRows() write side rows}), reading {@code table}. */
+    public JournalNonceStore(Journal journal, NonceStore table) {
+        if (!journal.writesSideRows()) {
+            throw new IllegalArgumentException("the journal does not write side rows");
+        }
+        this.journal = journal;
+        this.table = table;
+    }
+
+    @Override
+    public Map<String, Double> live(double now) {
+        return table.live(now);
+    }
+
+    /** Attaches the nonce row to this thread's next journal append; never fails here (the commit decides). */
+    @Override
+    public boolean record(String id, double expiresAt) {
+        SideRows.attach(new NonceRow(id, expiresAt));
+        return true;
+    }
+
+    @Override
+    public void prune(double now) {
+        table.prune(now);
+    }
+
+    /**
+     * Appends the rows still attached on this thread (they leave it) as side rows of the journal's next
+     * transaction; completes once they are durable, exceptionally when the commit failed.
+     */
+    public CompletableFuture<long[]> writeAttached() {
+        List<SideRow> rows = SideRows.take();
+        if (rows.isEmpty()) {
+            return CompletableFuture.completedFuture(new long[0]);
+        }
+        return journal.append(List.of(), List.of(), rows);
+    }
+}
