@@ -8,7 +8,11 @@ public interface NonceStore {
     /** The live entries (id → expiry, epoch seconds) at start-up. */
     Map<String, Double> live(double now);
 
-    /** Records an accepted nonce; false when the id is already stored (a replay that raced the cache). */
+    /**
+     * Records an accepted nonce, durable before the frame's effect is acknowledged (at once, or, for
+     * {@link JournalNonceStore}, in the frame's journal commit); false when the id is already stored
+     * (a replay that raced the cache) or cannot be written.
+     */
     boolean record(String id, double expiresAt);
 
     /** Deletes the entries that expired before {@code now}. */
