@@ -138,7 +138,8 @@ class JmxIT {
                         .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")).build());
              SynapseClient planner = SynapseClient.register(hub.webSocketUri(), "jmx/planner",
                      Json.createObjectBuilder().add("protocol_version", 3).build());
-             JMXConnector jmx = connect("monitorRole", MONITOR_PASSWORD)) {
+             // requestStatus is an operation, and the JDK's access file lets only readwrite users invoke any
+             JMXConnector jmx = connect("controlRole", CONTROL_PASSWORD)) {
             MBeanServerConnection server = jmx.getMBeanServerConnection();
             planner.send(SynapseClient.frame("delivery_request", "jmx/builder", "").add("protocol_version", 3)
                     .add("request_id", "rq-jmx").add("idempotency_key", "ik-jmx").add("target_incarnation", incarnation)
