@@ -246,6 +246,12 @@ public class SynapseRuntime implements SynapseContextSource {
         return ownThreads;
     }
 
+    /** Runs {@code action} on the hub's timer thread, after the calling WebSocket callback has returned. */
+    public void afterOpen(Runnable action) {
+        hub();
+        timers.execute(action);
+    }
+
     /** Schedules the registration deadline of a new socket. */
     public void scheduleRegistrationDeadline(Connection connection) {
         SynapseHub current = hub();
