@@ -54,8 +54,9 @@ function status(text, isError) {
 
 async function refresh() {
   try {
-    const [counters, roster, claims, board, mailbox, inbox, webhooks, journal, plans] = await Promise.all(
-      ["counters", "roster", "claims", "board", "mailbox", "inbox", "webhooks", "journal", "plans"].map(v => api(v)));
+    const [counters, roster, claims, board, mailbox, inbox, webhooks, journal, plans, delivery, forwards] = await Promise.all(
+      ["counters", "roster", "claims", "board", "mailbox", "inbox", "webhooks", "journal", "plans", "delivery", "forwards"]
+        .map(v => api(v)));
     pairs("counters", counters);
     rows("roster", roster.connections, c => [c.name || "(unregistered)", c.connection_id, c.remote_host, c.roles.join(", "), c.protocol_version]);
     rows("claims", claims.claims, c => [c.task_id, c.owner, c.status, c.epoch, when(c.lease_expires_at)]);
@@ -66,6 +67,19 @@ async function refresh() {
       new Date(d.due_at_ms).toISOString(), d.in_flight ? "yes" : "no"]);
     pairs("journal", journal);
     rows("plans", plans.orgs, o => [o.org, o.plan, o.messages_today, o.limits.messages_per_day, o.agents]);
+    const deliveryCounts = { open_total: delivery.open_total, offers_pending: delivery.offers_pending,
+      notifications_pending: delivery.notifications_pending, notifications_dropped: delivery.notifications_dropped };
+    for (const [stage, n] of Object.entries(delivery.open_by_stage)) { deliveryCounts["open_" + stage] = n; }
+    pairs("delivery-counts", deliveryCounts);
+    rows("delivery", delivery.requests, r => [r.operation_key, r.request_id, r.sender, r.target, r.stage,
+      r.selected_mode, r.cancel_requested ? "yes" : "no", when(r.deadline)]);
+    rows("delivery-audiences", delivery.audiences, a => [a.audience, a.pending, when(a.oldest_at)]);
+    $("forwards-note").textContent = forwards.configured
+      ? forwards.pending + " pending; oldest " + forwards.oldest_pending_seconds.toFixed(1) + " s"
+      : "No message peers configured (hub.message-peers): nothing is forwarded.";
+    rows("forward-peers", forwards.peers, p => [p.peer, p.pending, p.oldest_pending_seconds.toFixed(1)]);
+    rows("forwards", forwards.forwards, f => [f.forward_id, f.peer, f.sender, f.target, f.state, f.attempts,
+      when(f.next_attempt_at), when(f.expires_at)]);
   } catch (e) {
     if (e.status === 401) {
       showLogin();

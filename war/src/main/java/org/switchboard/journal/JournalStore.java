@@ -274,7 +274,13 @@ public class JournalStore {
         return em.createNamedQuery(QuarantinedEventEntity.STILL_PRESENT, Long.class).getResultList();
     }
 
-    /** Undelivered outbox rows for one sender, in creation order. */
+    /**
+     * Undelivered outbox rows for one sender, in creation order. In a transaction, as every read made on
+     * the hub's own pool threads: outside one, the container keeps the entity manager until the pool
+     * thread ends and closes it then, and a thread ending after the persistence unit closed (a stop soon
+     * after start) died on "a closed EntityManager".
+     */
+    @Transactional
     public List<OutboxEntity> pendingOutbox(String sender) {
         return em.createNamedQuery(OutboxEntity.PENDING_FOR_SENDER, OutboxEntity.class)
                 .setParameter("sender", sender).getResultList();
@@ -287,7 +293,8 @@ public class JournalStore {
                 .setParameter("now", now).setParameter("ids", notificationIds).executeUpdate();
     }
 
-    /** Count of undelivered outbox rows. */
+    /** Count of undelivered outbox rows (in a transaction, for the reason {@link #pendingOutbox} gives). */
+    @Transactional
     public long pendingOutboxCount() {
         return em.createNamedQuery(OutboxEntity.PENDING_COUNT, Long.class).getSingleResult();
     }

@@ -97,6 +97,8 @@ public class JpaJournal implements Journal {
     private final FileCompactionStats compactionStats = new FileCompactionStats();
 
     private JournalReader reader;
+    /** The managed threads of the journal's pools and committer, waited for at stop until they have ended. */
+    private ExecutorStop.TrackedThreads ownThreads;
     private GroupCommitter committer;
     private ExecutorService completions;
     private ScheduledExecutorService syncScheduler;
@@ -106,6 +108,7 @@ public class JpaJournal implements Journal {
 
     @PostConstruct
     void start() {
+        ownThreads = ExecutorStop.tracked(threads);
         schema.ensureCurrent();
         boolean h2 = false;
         try {
@@ -127,10 +130,10 @@ public class JpaJournal implements Journal {
         reader = new JournalReader(this::page, this::recordQuarantine, PAGE);
         reader.alreadyQuarantined(store.quarantinedStillPresent());
         long lastSeq = store.maxSeq();
-        completions = Executors.newSingleThreadExecutor(threads);
+        completions = Executors.newSingleThreadExecutor(ownThreads);
         committer = new GroupCommitter(GroupCommitPolicy.DEFAULT, store::write, completions,
                 JpaJournal::now, lastSeq, store.maxOutboxOrder());
-        committer.start(threads);
+        committer.start(ownThreads);
         LOG.info(() -> "journal open: hub_id " + hubId + ", last seq " + lastSeq
                 + (reader.corruptSeqs().isEmpty() ? "" : ", " + reader.corruptSeqs().size() + " quarantined rows"));
     }
@@ -144,7 +147,7 @@ public class JpaJournal implements Journal {
         fileSync = new PeriodicFileTask(store::syncFile, failure -> LOG.log(Level.WARNING,
                 "journal: H2 file sync refused, left to the OS from now on: " + failure.getMessage()));
         // two threads: a compaction run takes up to seconds and must not hold back the next sync
-        syncScheduler = Executors.newScheduledThreadPool(2, threads);
+        syncScheduler = Executors.newScheduledThreadPool(2, ownThreads);
         if (fileSync.start(syncScheduler, syncIntervalMillis)) {
             LOG.info(() -> "journal: H2 file forced to disk every " + syncIntervalMillis + " ms (" + SYNC_INTERVAL_KEY + ")");
         }
@@ -204,7 +207,7 @@ public class JpaJournal implements Journal {
             Thread.currentThread().interrupt();
         }
         // their managed threads end (and the container closes what they used) before the persistence unit does
-        ExecutorStop.awaitAll(Duration.ofSeconds(1), syncScheduler, completions);
+        ExecutorStop.awaitEnded(Duration.ofSeconds(1), ownThreads, syncScheduler, completions);
     }
 
     @Override

@@ -145,6 +145,36 @@ class ConsoleIT {
         assertFalse(Files.readString(hub.logFile()).contains(TOKEN), "the operator token reached the hub log");
     }
 
+    @Test
+    @Order(3)
+    void theDeliveryQueueShowsARequestAClientLeftPending() throws Exception {
+        WebDriverWait wait = new WebDriverWait(browser, WAIT);
+        browser.get(hub.http("/console/").toString()); // still logged in from the test before
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("delivery")));
+        String token = "5".repeat(64);
+        String incarnation = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        try (SynapseClient builder = SynapseClient.register(hub.webSocketUri(), "console/builder", Json.createObjectBuilder()
+                        .add("protocol_version", 3).add("delivery_session_token", token)
+                        .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")).build());
+             SynapseClient planner = SynapseClient.register(hub.webSocketUri(), "console/planner",
+                     Json.createObjectBuilder().add("protocol_version", 3).build())) {
+            planner.send(SynapseClient.frame("delivery_request", "console/builder", "").add("protocol_version", 3)
+                    .add("request_id", "rq-console").add("idempotency_key", "ik-console").add("target_incarnation", incarnation)
+                    .add("mode", "follow_up").add("task_id", "T-console").add("body", "left queued by ConsoleIT")
+                    .add("deadline", Math.floor(System.currentTimeMillis() / 1000.0) + 3000.5));
+            JsonObject queued = planner.expect(f -> "delivery_status".equals(f.getString("type", "")) && !f.containsKey("audience"), WAIT);
+            By row = By.cssSelector("#delivery tbody tr[data-key='" + queued.getString("operation_key") + "']");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(row, "console/planner"));
+            String shown = browser.findElement(row).getText();
+            assertTrue(shown.contains("rq-console") && shown.contains("console/builder") && shown.contains("queued"), shown);
+            assertFalse(shown.contains("left queued by ConsoleIT"), "the request body is not shown: " + shown);
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(By.cssSelector("#delivery-counts tr[data-key='open_queued']"), "1"));
+            assertTrue(browser.findElement(By.id("forwards-note")).getText().contains("No message peers configured"),
+                    browser.findElement(By.id("forwards-note")).getText());
+        }
+    }
+
     private static JsonObject claim(String taskId) {
         return SynapseClient.frame("claim", "System", "").add("task_id", taskId)
                 .add("paths", Json.createArrayBuilder().add("console/" + taskId)).add("ttl_seconds", 900).build();

@@ -53,6 +53,7 @@ class JmxIT {
     private static final String MONITOR_PASSWORD = "mon-" + System.nanoTime();
     private static final List<String> BEANS = List.of("org.switchboard:type=Synapse,name=Roster",
             "org.switchboard:type=Synapse,name=Claims", "org.switchboard:type=Synapse,name=Mailbox",
+            "org.switchboard:type=Synapse,name=Delivery", "org.switchboard:type=Synapse,name=Forwards",
             "org.switchboard:type=Journal,name=Journal", "org.switchboard:type=Redsyn,name=Inbox",
             "org.switchboard:type=Redsyn,name=Webhooks", "org.switchboard:type=Redsyn,name=Plans");
 
@@ -70,8 +71,10 @@ class JmxIT {
         Path access = secrets.resolve("jmxremote.access");
         Files.writeString(access, "controlRole readwrite\nmonitorRole readonly\n");
         jmxPort = freePort();
+        // a message peer nobody listens on (a claimed port no hub takes): a chat to it stays a pending forward
         hub = HubServer.start(HubServer.env("HUB_JMX_PORT", Integer.toString(jmxPort),
-                "HUB_JMX_PASSWORD_FILE", password.toString(), "HUB_JMX_ACCESS_FILE", access.toString()));
+                "HUB_JMX_PASSWORD_FILE", password.toString(), "HUB_JMX_ACCESS_FILE", access.toString(),
+                "HUB_MESSAGE_PEERS", "hub-z=ws://127.0.0.1:" + freePort() + "/"));
     }
 
     @AfterAll
@@ -121,6 +124,59 @@ class JmxIT {
             assertTrue((Long) server.getAttribute(new ObjectName("org.switchboard:type=Journal,name=Journal"), "LastSeq") >= 0);
             assertTrue((Long) server.getAttribute(new ObjectName("org.switchboard:type=Journal,name=Journal"), "SizeBytes") > 0);
             assertTrue((Long) server.getAttribute(new ObjectName("org.switchboard:type=Journal,name=Journal"), "ReplayMillis") >= 0);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theDeliveryAndForwardQueuesShowWhatAClientLeftPending() throws Exception {
+        String token = "7".repeat(64);
+        String incarnation = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+        try (SynapseClient builder = SynapseClient.register(hub.webSocketUri(), "jmx/builder", Json.createObjectBuilder()
+                        .add("protocol_version", 3).add("delivery_session_token", token)
+                        .add("delivery_capabilities", Json.createObjectBuilder().add("follow_up", "native")).build());
+             SynapseClient planner = SynapseClient.register(hub.webSocketUri(), "jmx/planner",
+                     Json.createObjectBuilder().add("protocol_version", 3).build());
+             // requestStatus is an operation, and the JDK's access file lets only readwrite users invoke any
+             JMXConnector jmx = connect("controlRole", CONTROL_PASSWORD)) {
+            MBeanServerConnection server = jmx.getMBeanServerConnection();
+            planner.send(SynapseClient.frame("delivery_request", "jmx/builder", "").add("protocol_version", 3)
+                    .add("request_id", "rq-jmx").add("idempotency_key", "ik-jmx").add("target_incarnation", incarnation)
+                    .add("mode", "follow_up").add("task_id", "T-jmx").add("body", "left queued by JmxIT")
+                    .add("deadline", Math.floor(System.currentTimeMillis() / 1000.0) + 3000.5));
+            JsonObject queued = planner.expect(f -> "delivery_status".equals(f.getString("type", "")) && !f.containsKey("audience"), WAIT);
+            String key = queued.getString("operation_key");
+            builder.expect(f -> "delivery_offer".equals(f.getString("type", "")), WAIT);
+
+            ObjectName delivery = new ObjectName("org.switchboard:type=Synapse,name=Delivery");
+            CompositeData status = (CompositeData) server.invoke(delivery, "requestStatus", new Object[] {key},
+                    new String[] {"java.lang.String"});
+            assertEquals("queued", status.get("stage"));
+            assertEquals("jmx/planner", status.get("sender"));
+            assertEquals("jmx/builder", status.get("target"));
+            CompositeData[] open = (CompositeData[]) server.getAttribute(delivery, "OldestOpenRequests");
+            assertTrue(List.of(open).stream().anyMatch(r -> key.equals(r.get("operationKey"))), List.of(open).toString());
+            javax.management.openmbean.TabularData byStage =
+                    (javax.management.openmbean.TabularData) server.getAttribute(delivery, "OpenByStage");
+            assertTrue((Integer) byStage.get(new Object[] {"queued"}).get("value") >= 1, byStage.toString());
+
+            planner.send(SynapseClient.frame("chat", "jmx/bob@hub-z", "to a peer that is down").add("receipt_requested", true));
+            JsonObject receipt = planner.expect(f -> "delivery_receipt".equals(f.getString("type", ""))
+                    && "pending".equals(f.getString("forward_state", "")), WAIT);
+            String forwardId = receipt.getString("forward_id");
+            ObjectName forwards = new ObjectName("org.switchboard:type=Synapse,name=Forwards");
+            CompositeData[] pending = (CompositeData[]) server.getAttribute(forwards, "PendingForwards");
+            CompositeData mine = List.of(pending).stream().filter(f -> forwardId.equals(f.get("forwardId"))).findFirst()
+                    .orElseThrow(() -> new AssertionError("forward " + forwardId + " not listed: " + List.of(pending)));
+            assertEquals("hub-z", mine.get("peer"));
+            assertEquals("jmx/bob@hub-z", mine.get("target"));
+            assertEquals("pending", mine.get("state"));
+            assertTrue((Double) mine.get("expiresAt") > (Double) mine.get("createdAt"), mine.toString());
+            CompositeData[] peers = (CompositeData[]) server.getAttribute(forwards, "PendingByPeer");
+            assertTrue(List.of(peers).stream().anyMatch(p -> "hub-z".equals(p.get("peer")) && (Long) p.get("pending") >= 1),
+                    List.of(peers).toString());
+            assertTrue((Long) server.getAttribute(forwards, "Pending") >= 1);
         }
     }
 

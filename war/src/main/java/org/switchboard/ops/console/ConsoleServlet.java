@@ -173,6 +173,8 @@ public class ConsoleServlet extends HttpServlet {
             case "/webhooks" -> ConsoleJson.webhooks(operator.webhookQueue());
             case "/journal" -> ConsoleJson.journal(operator.journalStats());
             case "/plans" -> ConsoleJson.plans(operator.planUsage());
+            case "/delivery" -> ConsoleJson.delivery(operator.deliveryQueue());
+            case "/forwards" -> ConsoleJson.forwards(operator.forwardQueue());
             default -> throw OperatorRefusal.notFound("no such console view");
         };
     }

@@ -12,8 +12,10 @@ import java.util.SortedMap;
 import org.switchboard.ops.operator.JournalOperations;
 import org.switchboard.ops.operator.OperatorOperations;
 import org.switchboard.ops.operator.OperatorService;
+import org.switchboard.ops.operator.QueueOperations;
 import org.switchboard.ops.operator.SynapseOperations;
 import org.switchboard.synapse.claims.TaskClaim;
+import org.switchboard.synapse.delivery.DeliveryQueueView;
 
 /**
  * The operator services as the MBeans call them: an EJB, because JMX calls arrive on the connector's
@@ -96,5 +98,20 @@ public class JmxOperations implements OperatorOperations {
     @Override
     public List<JsonObject> planUsage() {
         return operator.planUsage();
+    }
+
+    @Override
+    public QueueOperations.DeliveryQueue deliveryQueue() {
+        return operator.deliveryQueue();
+    }
+
+    @Override
+    public DeliveryQueueView.Request deliveryRequest(String operationKey) {
+        return operator.deliveryRequest(operationKey);
+    }
+
+    @Override
+    public QueueOperations.ForwardQueue forwardQueue() {
+        return operator.forwardQueue();
     }
 }

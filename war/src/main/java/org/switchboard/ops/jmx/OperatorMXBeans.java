@@ -9,8 +9,10 @@ import java.util.function.Supplier;
 import org.switchboard.ops.operator.JournalOperations;
 import org.switchboard.ops.operator.OperatorOperations;
 import org.switchboard.ops.operator.OperatorRefusal;
+import org.switchboard.ops.operator.QueueOperations;
 import org.switchboard.ops.operator.SynapseOperations;
 import org.switchboard.synapse.claims.TaskClaim;
+import org.switchboard.synapse.delivery.DeliveryQueueView;
 
 /**
  * The operator MXBeans ({@code org.switchboard:type=…,name=…}), open types only so jconsole and
@@ -85,6 +87,45 @@ public final class OperatorMXBeans {
     /** {@code org.switchboard:type=Redsyn,name=Plans}: usage against the plan per organisation. */
     public interface PlansMXBean {
         Views.PlanUsageInfo[] getUsage();
+    }
+
+    /**
+     * {@code org.switchboard:type=Synapse,name=Delivery}: session-bound delivery (synapse-advanced §2): open
+     * requests per stage, the oldest open requests and the largest notification backlogs (each list at most
+     * {@value QueueOperations#MAX_ROWS} rows), and one request read by its operation key.
+     */
+    public interface DeliveryMXBean {
+        Map<String, Integer> getOpenByStage();
+
+        int getOpenRequestCount();
+
+        int getOffersPending();
+
+        int getNotificationsPending();
+
+        long getNotificationsDropped();
+
+        Views.DeliveryRequestInfo[] getOldestOpenRequests();
+
+        Views.NotificationBacklogInfo[] getNotificationBacklog();
+
+        /** The request with this {@code operation_key} (64 lowercase hex), whatever its stage. */
+        Views.DeliveryRequestInfo requestStatus(String operationKey);
+    }
+
+    /**
+     * {@code org.switchboard:type=Synapse,name=Forwards}: the cross-hub forward outbox (synapse-advanced §4.6):
+     * pending per configured peer, in total, the oldest pending age, and the oldest pending forwards (at most
+     * {@value QueueOperations#MAX_ROWS}).
+     */
+    public interface ForwardsMXBean {
+        long getPending();
+
+        double getOldestPendingSeconds();
+
+        Views.ForwardPeerInfo[] getPendingByPeer();
+
+        Views.ForwardInfo[] getPendingForwards();
     }
 
     /** Runs one call, turning operator refusals into a JDK exception type the remote client can read. */
@@ -313,12 +354,112 @@ public final class OperatorMXBeans {
         }
     }
 
+    /** The delivery queue bean. */
+    public static final class Delivery implements DeliveryMXBean {
+        private final OperatorOperations ops;
+
+        /** Over the operator services. */
+        public Delivery(OperatorOperations ops) {
+            this.ops = ops;
+        }
+
+        private QueueOperations.DeliveryQueue queue() {
+            return call(ops::deliveryQueue);
+        }
+
+        static Views.DeliveryRequestInfo view(DeliveryQueueView.Request r) {
+            return new Views.DeliveryRequestInfo(r.operationKey(), r.requestId(), r.sender(), r.target(), r.targetIncarnation(),
+                    r.taskId(), r.requestedMode(), r.selectedMode(), r.stage(), r.cancelRequested(), r.deadline(), r.ordinal(),
+                    r.latestEventSeq());
+        }
+
+        @Override
+        public Map<String, Integer> getOpenByStage() {
+            return queue().openByStage();
+        }
+
+        @Override
+        public int getOpenRequestCount() {
+            return queue().openTotal();
+        }
+
+        @Override
+        public int getOffersPending() {
+            return queue().offersPending();
+        }
+
+        @Override
+        public int getNotificationsPending() {
+            return queue().notificationsPending();
+        }
+
+        @Override
+        public long getNotificationsDropped() {
+            return queue().notificationsDropped();
+        }
+
+        @Override
+        public Views.DeliveryRequestInfo[] getOldestOpenRequests() {
+            return queue().oldestOpen().stream().map(Delivery::view).toArray(Views.DeliveryRequestInfo[]::new);
+        }
+
+        @Override
+        public Views.NotificationBacklogInfo[] getNotificationBacklog() {
+            return queue().notificationBacklog().stream()
+                    .map(b -> new Views.NotificationBacklogInfo(b.audience(), b.pending(), b.oldestAt()))
+                    .toArray(Views.NotificationBacklogInfo[]::new);
+        }
+
+        @Override
+        public Views.DeliveryRequestInfo requestStatus(String operationKey) {
+            return view(call(() -> ops.deliveryRequest(operationKey)));
+        }
+    }
+
+    /** The forward outbox bean. */
+    public static final class Forwards implements ForwardsMXBean {
+        private final OperatorOperations ops;
+
+        /** Over the operator services. */
+        public Forwards(OperatorOperations ops) {
+            this.ops = ops;
+        }
+
+        private QueueOperations.ForwardQueue queue() {
+            return call(ops::forwardQueue);
+        }
+
+        @Override
+        public long getPending() {
+            return queue().pending();
+        }
+
+        @Override
+        public double getOldestPendingSeconds() {
+            return queue().oldestPendingSeconds();
+        }
+
+        @Override
+        public Views.ForwardPeerInfo[] getPendingByPeer() {
+            return queue().peers().stream().map(p -> new Views.ForwardPeerInfo(p.peer(), p.pending(), p.oldestPendingSeconds()))
+                    .toArray(Views.ForwardPeerInfo[]::new);
+        }
+
+        @Override
+        public Views.ForwardInfo[] getPendingForwards() {
+            return queue().oldestPending().stream().map(f -> new Views.ForwardInfo(f.forwardId(), f.peer(), f.sender(), f.target(),
+                    f.state(), f.attempts(), f.createdAt(), f.nextAttemptAt(), f.expiresAt())).toArray(Views.ForwardInfo[]::new);
+        }
+    }
+
     /** Every bean with its object name, in registration order. */
     public static Map<String, Object> all(OperatorOperations ops) {
         Map<String, Object> beans = new java.util.LinkedHashMap<>();
         beans.put("org.switchboard:type=Synapse,name=Roster", new Roster(ops));
         beans.put("org.switchboard:type=Synapse,name=Claims", new Claims(ops));
         beans.put("org.switchboard:type=Synapse,name=Mailbox", new Mailbox(ops));
+        beans.put("org.switchboard:type=Synapse,name=Delivery", new Delivery(ops));
+        beans.put("org.switchboard:type=Synapse,name=Forwards", new Forwards(ops));
         beans.put("org.switchboard:type=Journal,name=Journal", new Journal(ops));
         beans.put("org.switchboard:type=Redsyn,name=Inbox", new Inbox(ops));
         beans.put("org.switchboard:type=Redsyn,name=Webhooks", new Webhooks(ops));

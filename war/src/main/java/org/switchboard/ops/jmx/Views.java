@@ -194,4 +194,213 @@ public final class Views {
             return filesPendingBytes;
         }
     }
+
+    /** One delivery request (synapse-advanced §2) without its body; times in epoch seconds. */
+    public static final class DeliveryRequestInfo {
+        private final String operationKey;
+        private final String requestId;
+        private final String sender;
+        private final String target;
+        private final String targetIncarnation;
+        private final String taskId;
+        private final String requestedMode;
+        private final String selectedMode;
+        private final String stage;
+        private final boolean cancelRequested;
+        private final double deadline;
+        private final long ordinal;
+        private final long latestEventSeq;
+
+        /** A row. */
+        @ConstructorProperties({"operationKey", "requestId", "sender", "target", "targetIncarnation", "taskId", "requestedMode",
+                "selectedMode", "stage", "cancelRequested", "deadline", "ordinal", "latestEventSeq"})
+        public DeliveryRequestInfo(String operationKey, String requestId, String sender, String target, String targetIncarnation,
+                                   String taskId, String requestedMode, String selectedMode, String stage, boolean cancelRequested,
+                                   double deadline, long ordinal, long latestEventSeq) {
+            this.operationKey = operationKey;
+            this.requestId = requestId;
+            this.sender = sender;
+            this.target = target;
+            this.targetIncarnation = targetIncarnation;
+            this.taskId = taskId;
+            this.requestedMode = requestedMode;
+            this.selectedMode = selectedMode;
+            this.stage = stage;
+            this.cancelRequested = cancelRequested;
+            this.deadline = deadline;
+            this.ordinal = ordinal;
+            this.latestEventSeq = latestEventSeq;
+        }
+
+        public String getOperationKey() {
+            return operationKey;
+        }
+
+        public String getRequestId() {
+            return requestId;
+        }
+
+        public String getSender() {
+            return sender;
+        }
+
+        public String getTarget() {
+            return target;
+        }
+
+        public String getTargetIncarnation() {
+            return targetIncarnation;
+        }
+
+        public String getTaskId() {
+            return taskId;
+        }
+
+        public String getRequestedMode() {
+            return requestedMode;
+        }
+
+        public String getSelectedMode() {
+            return selectedMode;
+        }
+
+        public String getStage() {
+            return stage;
+        }
+
+        public boolean isCancelRequested() {
+            return cancelRequested;
+        }
+
+        public double getDeadline() {
+            return deadline;
+        }
+
+        public long getOrdinal() {
+            return ordinal;
+        }
+
+        public long getLatestEventSeq() {
+            return latestEventSeq;
+        }
+    }
+
+    /** One audience's undelivered delivery notifications; {@code oldestAt} in epoch seconds. */
+    public static final class NotificationBacklogInfo {
+        private final String audience;
+        private final int pending;
+        private final double oldestAt;
+
+        /** A row. */
+        @ConstructorProperties({"audience", "pending", "oldestAt"})
+        public NotificationBacklogInfo(String audience, int pending, double oldestAt) {
+            this.audience = audience;
+            this.pending = pending;
+            this.oldestAt = oldestAt;
+        }
+
+        public String getAudience() {
+            return audience;
+        }
+
+        public int getPending() {
+            return pending;
+        }
+
+        public double getOldestAt() {
+            return oldestAt;
+        }
+    }
+
+    /** Pending cross-hub forwards to one configured peer. */
+    public static final class ForwardPeerInfo {
+        private final String peer;
+        private final long pending;
+        private final double oldestPendingSeconds;
+
+        /** A row. */
+        @ConstructorProperties({"peer", "pending", "oldestPendingSeconds"})
+        public ForwardPeerInfo(String peer, long pending, double oldestPendingSeconds) {
+            this.peer = peer;
+            this.pending = pending;
+            this.oldestPendingSeconds = oldestPendingSeconds;
+        }
+
+        public String getPeer() {
+            return peer;
+        }
+
+        public long getPending() {
+            return pending;
+        }
+
+        public double getOldestPendingSeconds() {
+            return oldestPendingSeconds;
+        }
+    }
+
+    /** One pending cross-hub forward (synapse-advanced §4.6) without its chat; times in epoch seconds. */
+    public static final class ForwardInfo {
+        private final String forwardId;
+        private final String peer;
+        private final String sender;
+        private final String target;
+        private final String state;
+        private final int attempts;
+        private final double createdAt;
+        private final double nextAttemptAt;
+        private final double expiresAt;
+
+        /** A row. */
+        @ConstructorProperties({"forwardId", "peer", "sender", "target", "state", "attempts", "createdAt", "nextAttemptAt",
+                "expiresAt"})
+        public ForwardInfo(String forwardId, String peer, String sender, String target, String state, int attempts,
+                           double createdAt, double nextAttemptAt, double expiresAt) {
+            this.forwardId = forwardId;
+            this.peer = peer;
+            this.sender = sender;
+            this.target = target;
+            this.state = state;
+            this.attempts = attempts;
+            this.createdAt = createdAt;
+            this.nextAttemptAt = nextAttemptAt;
+            this.expiresAt = expiresAt;
+        }
+
+        public String getForwardId() {
+            return forwardId;
+        }
+
+        public String getPeer() {
+            return peer;
+        }
+
+        public String getSender() {
+            return sender;
+        }
+
+        public String getTarget() {
+            return target;
+        }
+
+        public String getState() {
+            return state;
+        }
+
+        public int getAttempts() {
+            return attempts;
+        }
+
+        public double getCreatedAt() {
+            return createdAt;
+        }
+
+        public double getNextAttemptAt() {
+            return nextAttemptAt;
+        }
+
+        public double getExpiresAt() {
+            return expiresAt;
+        }
+    }
 }

@@ -52,4 +52,13 @@ public interface OperatorOperations {
 
     /** Usage against the plan, one object per organisation (as {@code GET /orgs/{org}/usage} shows it). */
     List<JsonObject> planUsage();
+
+    /** SYNAPSE session-bound delivery: open requests per stage, the oldest ones, notification backlogs. */
+    QueueOperations.DeliveryQueue deliveryQueue();
+
+    /** One delivery request by its {@code operation_key}. */
+    org.switchboard.synapse.delivery.DeliveryQueueView.Request deliveryRequest(String operationKey);
+
+    /** The cross-hub forward outbox: pending per peer and the oldest pending forwards. */
+    QueueOperations.ForwardQueue forwardQueue();
 }

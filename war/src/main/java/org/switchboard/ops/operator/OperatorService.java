@@ -71,11 +71,15 @@ public class OperatorService implements OperatorOperations {
     WorkQueue queue;
 
     @Inject
+    org.switchboard.synapse.federation.outbound.ForwardDispatcher forwards;
+
+    @Inject
     @ConfigProperty(name = "hub.data-dir", defaultValue = "./data")
     String dataDir;
 
     private volatile SynapseOperations synapse;
     private volatile JournalOperations journal;
+    private volatile QueueOperations queues;
 
     private SynapseOperations synapse() {
         SynapseOperations current = synapse;
@@ -97,6 +101,15 @@ public class OperatorService implements OperatorOperations {
             current = new JournalOperations(j, database, Path.of(dataDir), runtime::replayMillis,
                     () -> runtime.context().frames().now());
             journal = current;
+        }
+        return current;
+    }
+
+    private QueueOperations queues() {
+        QueueOperations current = queues;
+        if (current == null) {
+            current = new QueueOperations(() -> runtime.hub().delivery(), forwards::service);
+            queues = current;
         }
         return current;
     }
@@ -209,6 +222,21 @@ public class OperatorService implements OperatorOperations {
             out.add(usage.usageOf(org));
         }
         return out;
+    }
+
+    @Override
+    public QueueOperations.DeliveryQueue deliveryQueue() {
+        return queues().deliveryQueue();
+    }
+
+    @Override
+    public org.switchboard.synapse.delivery.DeliveryQueueView.Request deliveryRequest(String operationKey) {
+        return queues().deliveryRequest(operationKey);
+    }
+
+    @Override
+    public QueueOperations.ForwardQueue forwardQueue() {
+        return queues().forwardQueue();
     }
 
     private void audit(String principal, String operation, String target, String reason) {

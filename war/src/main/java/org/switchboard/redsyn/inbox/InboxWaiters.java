@@ -67,13 +67,16 @@ public class InboxWaiters {
      * one task at a time, and a crowd of clients leaving at once should not wait in line behind it.
      */
     private ThreadPoolExecutor releases;
+    /** The managed threads of the releases pool and the connection watch, waited for at stop until they have ended. */
+    private ExecutorStop.TrackedThreads ownThreads;
 
     @PostConstruct
     void start() {
         try {
-            releases = new ThreadPoolExecutor(RELEASE_THREADS, RELEASE_THREADS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+            ownThreads = ExecutorStop.tracked(threads);
+            releases = new ThreadPoolExecutor(RELEASE_THREADS, RELEASE_THREADS, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), ownThreads);
             releases.allowCoreThreadTimeOut(true);
-            watch = new ConnectionWatch(threads, releases);
+            watch = new ConnectionWatch(ownThreads, releases);
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, "REDSYN long polls: no connection watch; abandoned polls end with their wait", e);
         }
@@ -87,7 +90,7 @@ public class InboxWaiters {
         if (releases != null) {
             releases.shutdown();
             // its managed threads end (and the container closes what they used) before the persistence unit does
-            ExecutorStop.awaitAll(Duration.ofSeconds(1), releases);
+            ExecutorStop.awaitEnded(Duration.ofSeconds(1), ownThreads, releases);
         }
     }
 

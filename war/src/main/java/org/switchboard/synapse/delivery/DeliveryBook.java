@@ -209,6 +209,22 @@ public final class DeliveryBook {
         return counts;
     }
 
+    /** Up to {@code limit} open requests, oldest admitted first (the operator's queue view). */
+    public synchronized List<Aggregate> oldestOpen(int limit) {
+        // a bounded max-heap on admission order: the view stays O(open × log limit) however long the queue
+        java.util.PriorityQueue<Aggregate> keep = new java.util.PriorityQueue<>(
+                Comparator.comparingLong(Aggregate::admittedOrder).reversed());
+        for (Aggregate aggregate : open.values()) {
+            keep.add(aggregate);
+            if (keep.size() > Math.max(0, limit)) {
+                keep.poll();
+            }
+        }
+        List<Aggregate> out = new ArrayList<>(keep);
+        out.sort(Comparator.comparingLong(Aggregate::admittedOrder));
+        return out;
+    }
+
     /** Number of requests ever admitted (still held: rows are never compacted). */
     public synchronized int size() {
         return byKey.size();

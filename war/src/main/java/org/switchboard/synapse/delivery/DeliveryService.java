@@ -738,6 +738,24 @@ public final class DeliveryService {
         return quarantined;
     }
 
+    // ---- operator views (JMX, console): read-only ----
+
+    /** Up to {@code limit} open requests (queued, boundary_delivered, acknowledged), oldest admitted first. */
+    public List<DeliveryQueueView.Request> openRequests(int limit) {
+        return book.oldestOpen(limit).stream().map(DeliveryQueueView.Request::of).toList();
+    }
+
+    /** One request of this hub by {@code operation_key}, whatever its stage; null when unknown. */
+    public DeliveryQueueView.Request request(String operationKey) {
+        Aggregate a = operationKey == null ? null : book.get(operationKey);
+        return a == null ? null : DeliveryQueueView.Request.of(a);
+    }
+
+    /** The {@code limit} audiences with the most undelivered notifications, most first. */
+    public List<DeliveryQueueView.AudienceBacklog> notificationBacklog(int limit) {
+        return book.notifications().largestAudiences(limit);
+    }
+
     /** The book (tests). */
     DeliveryBook book() {
         return book;

@@ -90,6 +90,16 @@ public final class PendingNotifications {
         return out;
     }
 
+    /** The {@code limit} audiences holding the most pending notifications (ties by name), most first. */
+    public synchronized List<DeliveryQueueView.AudienceBacklog> largestAudiences(int limit) {
+        List<DeliveryQueueView.AudienceBacklog> all = new ArrayList<>(byAudience.size());
+        byAudience.forEach((audience, mine) ->
+                all.add(new DeliveryQueueView.AudienceBacklog(audience, mine.size(), mine.firstEntry().getValue().timestamp())));
+        all.sort(java.util.Comparator.comparingInt(DeliveryQueueView.AudienceBacklog::pending).reversed()
+                .thenComparing(DeliveryQueueView.AudienceBacklog::audience));
+        return all.size() > limit ? new ArrayList<>(all.subList(0, Math.max(0, limit))) : all;
+    }
+
     /** Number of pending notifications (metrics). */
     public synchronized int size() {
         return bySeq.size();

@@ -56,7 +56,10 @@ public class SynapseEndpoint {
         shortcuts = seam.shortcuts();
         enter();
         if (runtime.refusesToServe()) {
-            close(session, CloseReason.CloseCodes.VIOLATED_POLICY, REASON_POSTURE);
+            // closed once onOpen has returned, not inside it: a close made while the container is still
+            // completing the upgrade left its read callback on a recycled request, which died with a
+            // NullPointerException ("context" is null) on the container's async thread when the hub stopped
+            runtime.afterOpen(() -> close(session, CloseReason.CloseCodes.VIOLATED_POLICY, REASON_POSTURE));
             return;
         }
         shortcuts.replaceSessionTimer(session, runtime.sessionTimers());

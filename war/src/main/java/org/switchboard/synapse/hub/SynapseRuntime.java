@@ -67,6 +67,8 @@ public class SynapseRuntime implements SynapseContextSource {
     org.switchboard.synapse.federation.outbound.ForwardDispatcher forwardDispatcher;
 
     private volatile SynapseHub hub;
+    /** The managed threads of this runtime's pools, waited for at stop until they have ended (ExecutorStop). */
+    private volatile ExecutorStop.TrackedThreads ownThreads;
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
     private volatile IdleTimerBypass sessionTimers;
@@ -155,8 +157,8 @@ public class SynapseRuntime implements SynapseContextSource {
         if (journal == null) {
             LOG.warning("SYNAPSE: no Journal deployed; running without durability (no seq, no mailbox)");
         }
-        timers = Executors.newSingleThreadScheduledExecutor(threadFactory);
-        blocking = Executors.newFixedThreadPool(4, threadFactory);
+        timers = Executors.newSingleThreadScheduledExecutor(ownThreads());
+        blocking = Executors.newFixedThreadPool(4, ownThreads());
         // fan-out runs on the journal's completion thread, inside the group commit's CompletionBatch,
         // so the frames one commit sends to a socket leave in one write (and no hand-off per chat)
         SynapseHub built = new SynapseHub(settings, journal, HubFrames::wallClock, blocking, Runnable::run, () -> {
@@ -229,12 +231,25 @@ public class SynapseRuntime implements SynapseContextSource {
         if (current == null) {
             synchronized (this) {
                 if (sessionTimers == null) {
-                    sessionTimers = new IdleTimerBypass(threadFactory);
+                    sessionTimers = new IdleTimerBypass(ownThreads());
                 }
                 current = sessionTimers;
             }
         }
         return current;
+    }
+
+    private synchronized ExecutorStop.TrackedThreads ownThreads() {
+        if (ownThreads == null) {
+            ownThreads = ExecutorStop.tracked(threadFactory);
+        }
+        return ownThreads;
+    }
+
+    /** Runs {@code action} on the hub's timer thread, after the calling WebSocket callback has returned. */
+    public void afterOpen(Runnable action) {
+        hub();
+        timers.execute(action);
     }
 
     /** Schedules the registration deadline of a new socket. */
@@ -289,6 +304,6 @@ public class SynapseRuntime implements SynapseContextSource {
             }
         }
         // their managed threads end (and the container closes what they used) before the persistence unit does
-        ExecutorStop.awaitAll(Duration.ofSeconds(1), timers, blocking, sessionTimers);
+        ExecutorStop.awaitEnded(Duration.ofSeconds(1), ownThreads, timers, blocking, sessionTimers);
     }
 }

@@ -25,13 +25,16 @@ import org.junit.jupiter.api.Test;
 import org.switchboard.ops.operator.JournalOperations;
 import org.switchboard.ops.operator.OperatorOperations;
 import org.switchboard.ops.operator.OperatorRefusal;
+import org.switchboard.ops.operator.QueueOperations;
 import org.switchboard.ops.operator.SynapseOperations;
 import org.switchboard.synapse.claims.TaskClaim;
+import org.switchboard.synapse.delivery.DeliveryQueueView;
 
 class OperatorMXBeansTest {
 
     /** Records calls; answers with fixed rows. */
     private static final class FakeOps implements OperatorOperations {
+        static final String KEY = "ab".repeat(32);
         final List<String> calls = new ArrayList<>();
 
         @Override
@@ -101,6 +104,35 @@ class OperatorMXBeansTest {
         }
 
         @Override
+        public QueueOperations.DeliveryQueue deliveryQueue() {
+            DeliveryQueueView.Request r = request(KEY);
+            return new QueueOperations.DeliveryQueue(true, Map.of("queued", 1, "boundary_delivered", 0, "acknowledged", 0), 1, 1, 2, 0,
+                    List.of(r), List.of(new DeliveryQueueView.AudienceBacklog("planner", 2, 1000.5)));
+        }
+
+        @Override
+        public DeliveryQueueView.Request deliveryRequest(String operationKey) {
+            calls.add("request " + operationKey);
+            if (!KEY.equals(operationKey)) {
+                throw OperatorRefusal.notFound("no delivery request " + operationKey + " on this hub");
+            }
+            return request(operationKey);
+        }
+
+        private static DeliveryQueueView.Request request(String key) {
+            return new DeliveryQueueView.Request(key, "rq-1", "planner", "builder", "i".repeat(64), "T-1", "steer", "follow_up",
+                    "queued", false, 2000.0, 1, 12);
+        }
+
+        @Override
+        public QueueOperations.ForwardQueue forwardQueue() {
+            return new QueueOperations.ForwardQueue(true, List.of(new QueueOperations.PeerQueue("hub-b", 1, 4.5),
+                    new QueueOperations.PeerQueue("hub-c", 0, 0)), 1, 4.5,
+                    List.of(new QueueOperations.PendingForward("f-1", "hub-b", "ACME/alice", "ACME/bob@hub-b", "pending", 3,
+                            100.0, 108.0, 160.0)));
+        }
+
+        @Override
         public List<JsonObject> planUsage() {
             return List.of(Json.createObjectBuilder().add("org", "acme").add("plan", "free").add("messages_today", 4)
                     .add("agents", 1).add("files_pending_bytes", 0)
@@ -115,7 +147,7 @@ class OperatorMXBeansTest {
         for (Map.Entry<String, Object> bean : OperatorMXBeans.all(ops).entrySet()) {
             server.registerMBean(bean.getValue(), new ObjectName(bean.getKey()));
         }
-        assertEquals(7, server.queryNames(new ObjectName("org.switchboard:*"), null).size());
+        assertEquals(9, server.queryNames(new ObjectName("org.switchboard:*"), null).size());
         CompositeData[] connections = (CompositeData[]) server.getAttribute(
                 new ObjectName("org.switchboard:type=Synapse,name=Roster"), "Connections");
         assertEquals("alice", connections[0].get("name"));
@@ -129,6 +161,46 @@ class OperatorMXBeansTest {
         assertEquals(1000L, usage[0].get("messagesPerDay"));
         CompositeData[] retries = (CompositeData[]) server.getAttribute(new ObjectName("org.switchboard:type=Redsyn,name=Webhooks"), "RetryQueue");
         assertEquals(7L, retries[0].get("messageSeq"));
+    }
+
+    @Test
+    void theDeliveryAndForwardQueueBeansShowOpenTypesAndReadOneRequest() throws Exception {
+        MBeanServer server = MBeanServerFactory.newMBeanServer();
+        FakeOps ops = new FakeOps();
+        for (Map.Entry<String, Object> bean : OperatorMXBeans.all(ops).entrySet()) {
+            server.registerMBean(bean.getValue(), new ObjectName(bean.getKey()));
+        }
+        ObjectName delivery = new ObjectName("org.switchboard:type=Synapse,name=Delivery");
+        TabularData byStage = (TabularData) server.getAttribute(delivery, "OpenByStage");
+        assertEquals(1, byStage.get(new Object[] {"queued"}).get("value"));
+        assertEquals(1, server.getAttribute(delivery, "OpenRequestCount"));
+        assertEquals(2, server.getAttribute(delivery, "NotificationsPending"));
+        CompositeData[] open = (CompositeData[]) server.getAttribute(delivery, "OldestOpenRequests");
+        assertEquals(FakeOps.KEY, open[0].get("operationKey"));
+        assertEquals("queued", open[0].get("stage"));
+        CompositeData[] backlog = (CompositeData[]) server.getAttribute(delivery, "NotificationBacklog");
+        assertEquals("planner", backlog[0].get("audience"));
+        assertEquals(2, backlog[0].get("pending"));
+        CompositeData one = (CompositeData) server.invoke(delivery, "requestStatus", new Object[] {FakeOps.KEY},
+                new String[] {String.class.getName()});
+        assertEquals("rq-1", one.get("requestId"));
+        assertEquals("builder", one.get("target"));
+        RuntimeMBeanException unknown = assertThrows(RuntimeMBeanException.class, () -> server.invoke(delivery, "requestStatus",
+                new Object[] {"cd".repeat(32)}, new String[] {String.class.getName()}));
+        assertTrue(unknown.getCause() instanceof IllegalArgumentException, unknown.getCause().toString());
+
+        ObjectName forwards = new ObjectName("org.switchboard:type=Synapse,name=Forwards");
+        assertEquals(1L, server.getAttribute(forwards, "Pending"));
+        assertEquals(4.5, server.getAttribute(forwards, "OldestPendingSeconds"));
+        CompositeData[] peers = (CompositeData[]) server.getAttribute(forwards, "PendingByPeer");
+        assertEquals(List.of("hub-b", "hub-c"), List.of(peers[0].get("peer"), peers[1].get("peer")));
+        assertEquals(0L, peers[1].get("pending"));
+        CompositeData[] pending = (CompositeData[]) server.getAttribute(forwards, "PendingForwards");
+        assertEquals("f-1", pending[0].get("forwardId"));
+        assertEquals(3, pending[0].get("attempts"));
+        assertEquals(108.0, pending[0].get("nextAttemptAt"));
+        assertEquals(160.0, pending[0].get("expiresAt"));
+        assertEquals("ACME/bob@hub-b", pending[0].get("target"));
     }
 
     @Test
