@@ -48,35 +48,12 @@ public final class H2FileCompaction {
      * when it is not an embedded file. Cheap: no SQL metadata table is built.
      */
     static FileState state(Connection connection) throws SQLException {
-        return withOwnLoader(() -> {
-            try (PreparedStatement call = connection.prepareStatement("CALL " + COUNT_ALIAS + "()");
-                    ResultSet result = call.executeQuery()) {
-                if (!result.next() || result.getInt(1) < 0) {
-                    return null;
-                }
-                return new FileState(result.getInt(1), result.getLong(2), result.getInt(3));
+        try (PreparedStatement call = connection.prepareStatement("CALL " + COUNT_ALIAS + "()");
+                ResultSet result = call.executeQuery()) {
+            if (!result.next() || result.getInt(1) < 0) {
+                return null;
             }
-        });
-    }
-
-    /** A JDBC call that may make H2 load this class. */
-    private interface H2Call<T> {
-        T run() throws SQLException;
-    }
-
-    /**
-     * Runs {@code call} with this class's loader as the context class loader: H2 loads an alias's class
-     * when first called after the database opened, and a thread of WildFly's managed thread factory
-     * carries the server's loader ("Class ... H2FileCompaction not found" on every restart there).
-     */
-    private static <T> T withOwnLoader(H2Call<T> call) throws SQLException {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(H2FileCompaction.class.getClassLoader());
-        try {
-            return call.run();
-        } finally {
-            thread.setContextClassLoader(previous);
+            return new FileState(result.getInt(1), result.getLong(2), result.getInt(3));
         }
     }
 
@@ -99,15 +76,13 @@ public final class H2FileCompaction {
      * H2's retention time). Returns the number of chunks in the file afterwards.
      */
     static int compact(Connection connection, int targetFillRate, int maxWriteBytes) throws SQLException {
-        return withOwnLoader(() -> {
-            try (PreparedStatement call = connection.prepareStatement("CALL " + ALIAS + "(?, ?)")) {
-                call.setInt(1, targetFillRate);
-                call.setInt(2, maxWriteBytes);
-                try (ResultSet result = call.executeQuery()) {
-                    return result.next() ? result.getInt(1) : -1;
-                }
+        try (PreparedStatement call = connection.prepareStatement("CALL " + ALIAS + "(?, ?)")) {
+            call.setInt(1, targetFillRate);
+            call.setInt(2, maxWriteBytes);
+            try (ResultSet result = call.executeQuery()) {
+                return result.next() ? result.getInt(1) : -1;
             }
-        });
+        }
     }
 
     /**
