@@ -10,6 +10,8 @@ import jakarta.enterprise.inject.spi.Extension;
 import jakarta.enterprise.inject.spi.ProcessAnnotatedType;
 import jakarta.inject.Inject;
 import java.lang.reflect.InvocationTargetException;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
 import java.util.function.Supplier;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -55,18 +57,33 @@ public class ReadinessPlacement implements Extension {
         void started(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
             Class<?> ear = earCheck();
             if (ear != null) {
-                // The server calls it on its own threads, which lack the application's naming context
-                // (WildFly: NameNotFoundException java:app/jms/work, even through a managed executor,
-                // which takes the context of the thread that submits); this start-up thread's goes along.
-                Supplier<HealthCheckResponse> supplier = contexts.contextualSupplier(() -> {
-                    try {
-                        return check.call();
-                    } catch (RuntimeException e) {
-                        return HealthCheckResponse.named("switchboard").down().withData("error", String.valueOf(e)).build();
-                    }
-                });
+                // WildFly calls it on its management threads, which lack the application's naming
+                // context (NameNotFoundException java:app/jms/work, even through a managed executor, which
+                // takes the submitting thread's context): there it runs in this start-up thread's context.
+                // Payara calls it inside the application's context already, and a contextual proxy there
+                // unbalanced its invocation stack ("postInvoke not called ...", "closed EntityManager").
+                Supplier<HealthCheckResponse> inOurContext = contexts.contextualSupplier(Registration.this::safeCall);
+                Supplier<HealthCheckResponse> supplier = () -> inApplicationContext() ? safeCall() : inOurContext.get();
                 invoke(ear, "register", new Class<?>[] {Supplier.class}, supplier);
                 LOG.info("readiness: reported by the EAR library's check (" + EAR_CHECK + ")");
+            }
+        }
+
+        private HealthCheckResponse safeCall() {
+            try {
+                return check.call();
+            } catch (RuntimeException e) {
+                return HealthCheckResponse.named("switchboard").down().withData("error", String.valueOf(e)).build();
+            }
+        }
+
+        /** True on a thread that sees this application's java:app namespace. */
+        private static boolean inApplicationContext() {
+            try {
+                new InitialContext().lookup("java:app/AppName");
+                return true;
+            } catch (NamingException | RuntimeException e) {
+                return false;
             }
         }
 
