@@ -8,9 +8,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
-import org.eclipse.microprofile.health.Readiness;
 import org.switchboard.messaging.JmsWorkQueue;
 import org.switchboard.synapse.hub.SynapseRuntime;
 
@@ -19,10 +17,12 @@ import org.switchboard.synapse.hub.SynapseRuntime;
  * SYNAPSE hub has replayed its journal, and the web module is enabled: {@code /redsyn/v1/me} answers
  * (with its JSON 401) on the configured loopback URL. {@code /health} is not probed, since a metrics
  * token or {@code hub.metrics=false} makes it answer in plain text.
+ *
+ * <p>The server sees it as the readiness check "switchboard": {@link WebModuleReadiness} in a bare WAR,
+ * the EAR library's {@code org.switchboard.ear.EarReadiness} in the EAR ({@link ReadinessPlacement}).
  */
-@Readiness
 @ApplicationScoped
-public class ReadinessCheck implements HealthCheck {
+public class ReadinessCheck {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
@@ -43,7 +43,7 @@ public class ReadinessCheck implements HealthCheck {
 
     private volatile ServingProbe probe;
 
-    @Override
+    /** The application's readiness now. */
     public HealthCheckResponse call() {
         boolean database = databaseAnswers();
         boolean broker = workQueue.reachable();

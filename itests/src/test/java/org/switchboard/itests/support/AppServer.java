@@ -29,6 +29,8 @@ public abstract class AppServer implements AutoCloseable {
     private static final Pattern STACK_FRAME = Pattern.compile("^\\s+at \\S+\\(.*\\)\\s*$");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
             .version(HttpClient.Version.HTTP_1_1).build();
+    /** JVM options of the test servers: a faster start on a small machine (C1 only, serial GC). */
+    static final String TEST_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     /** Generous: a loaded 2-core CI machine took minutes to boot and deploy. */
     private static final Duration BOOT = Duration.ofSeconds(600);
 
@@ -40,6 +42,7 @@ public abstract class AppServer implements AutoCloseable {
     protected final Map<String, String> env;
     private long logOffset;
     private boolean firstStart;
+    private final List<String> timings = new ArrayList<>();
 
     protected AppServer(Path home, String name, Map<String, String> env) {
         this.home = home;
@@ -79,7 +82,9 @@ public abstract class AppServer implements AutoCloseable {
         environment(builder.environment());
         builder.environment().put("HUB_EAR", requiredProperty("hub.ear"));
         builder.environment().put("HUB_RAR", requiredProperty("hub.rar"));
+        Instant began = Instant.now();
         run(builder, work.resolve(dataDir.getFileName() + "-setup.log"), Duration.ofSeconds(900));
+        took("setup script", began);
         return this;
     }
 
@@ -92,10 +97,12 @@ public abstract class AppServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         firstStart = false;
+        Instant began = Instant.now();
         launch();
-        Instant deadline = Instant.now().plus(BOOT);
+        Instant deadline = began.plus(BOOT);
         while (Instant.now().isBefore(deadline)) {
             if (ready()) {
+                took("start until ready", began);
                 return;
             }
             sleep(2000); // WildFly logs a WARN line for every readiness poll answered DOWN
@@ -105,7 +112,33 @@ public abstract class AppServer implements AutoCloseable {
     }
 
     /** Stops the server and waits until it is gone. */
-    public abstract void stop();
+    public void stop() {
+        Instant began = Instant.now();
+        if (halt()) {
+            took("stop", began);
+        }
+    }
+
+    /** Stops the server if it runs and waits until it is gone; false when it was not running. */
+    protected abstract boolean halt();
+
+    /** What each phase took so far, in order, e.g. {@code setup script 41.2 s}. */
+    public List<String> timings() {
+        return List.copyOf(timings);
+    }
+
+    /**
+     * The server's own readiness endpoint (MicroProfile Health), status and body: where an orchestrator
+     * sees whether the application is ready.
+     */
+    public abstract String serverReadiness();
+
+    private void took(String phase, Instant began) {
+        String line = String.format(java.util.Locale.ROOT, "%s %.1f s", phase,
+                Duration.between(began, Instant.now()).toMillis() / 1000.0);
+        timings.add(line);
+        System.out.println(getClass().getSimpleName() + " timing: " + line);
+    }
 
     /** Stops and starts the server; {@link #logSinceStart} then covers the stop as well as the start. */
     public void restart() {
@@ -183,8 +216,26 @@ public abstract class AppServer implements AutoCloseable {
 
     protected abstract void launch();
 
-    /** True when the server reports the application ready (its readiness endpoint). */
-    protected abstract boolean ready();
+    /** True when the server's readiness endpoint answers UP with the application's check UP. */
+    protected boolean ready() {
+        String health = serverReadiness();
+        return health.startsWith("200 ") && applicationChecks(health).stream()
+                .anyMatch(check -> "UP".equals(check.getString("status", "")));
+    }
+
+    /** The checks named "switchboard" (the application's readiness) in a "STATUS BODY" health answer. */
+    public static List<jakarta.json.JsonObject> applicationChecks(String health) {
+        int body = health.indexOf(' ');
+        if (body < 0) {
+            return List.of();
+        }
+        try (jakarta.json.JsonReader reader = jakarta.json.Json.createReader(new java.io.StringReader(health.substring(body + 1)))) {
+            return reader.readObject().getJsonArray("checks").getValuesAs(jakarta.json.JsonObject.class).stream()
+                    .filter(check -> "switchboard".equals(check.getString("name", ""))).toList();
+        } catch (RuntimeException e) {
+            return List.of(); // not (yet) a health document, e.g. the server's 404 page during boot
+        }
+    }
 
     /** The environment of the setup script and the server: the test's, plus ports and data directory. */
     protected void environment(Map<String, String> target) {
@@ -193,6 +244,8 @@ public abstract class AppServer implements AutoCloseable {
         target.put("HUB_DATA_DIR", dataDir.toString());
         // Both servers keep only a reference to the password and read it from their environment at start.
         target.put("HUB_DB_PASSWORD", "switchboard");
+        // the test servers only (setup-payara-server writes them into the domain; WildFly: launch)
+        target.put("HUB_JAVA_OPTS", TEST_JVM);
         target.putAll(env);
     }
 
@@ -283,6 +336,8 @@ public abstract class AppServer implements AutoCloseable {
             ProcessBuilder builder = new ProcessBuilder("bash", home.resolve("bin/standalone.sh").toString(),
                     "-c", "switchboard.xml");
             environment(builder.environment());
+            // the test server only: standalone.conf's heap plus a faster start (C1 only, serial GC)
+            builder.environment().put("JBOSS_JAVA_SIZING", "-Xms64m -Xmx512m " + TEST_JVM);
             builder.redirectErrorStream(true);
             builder.redirectOutput(ProcessBuilder.Redirect.appendTo(
                     work.resolve(dataDir.getFileName() + "-console.log").toFile()));
@@ -298,13 +353,17 @@ public abstract class AppServer implements AutoCloseable {
             if (!process.isAlive()) {
                 throw new IllegalStateException("WildFly exited with " + process.exitValue() + "; see " + serverLog());
             }
-            // WildFly's MicroProfile Health on the management port: UP once every deployment is up.
-            String health = body(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"));
-            return health.startsWith("200 ") && health.contains("\"switchboard.ear\":\"OK\"");
+            return super.ready();
         }
 
         @Override
-        public void stop() {
+        public String serverReadiness() {
+            // WildFly's MicroProfile Health on the management port (setup-wildfly)
+            return body(URI.create("http://127.0.0.1:" + adminPort + "/health/ready"));
+        }
+
+        @Override
+        protected boolean halt() {
             if (process != null && process.isAlive()) {
                 // SIGTERM to the JVM (a child of standalone.sh) is WildFly's own graceful shutdown; the
                 // script may exit first, so the JVM itself is waited for.
@@ -322,7 +381,9 @@ public abstract class AppServer implements AutoCloseable {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                return true;
             }
+            return false;
         }
     }
 
@@ -351,17 +412,19 @@ public abstract class AppServer implements AutoCloseable {
         }
 
         @Override
-        protected boolean ready() {
-            String health = body(http("/mphealth/ready"));
-            return health.startsWith("200 ") && health.contains("\"switchboard\"") && health.contains("\"UP\"");
+        public String serverReadiness() {
+            // Payara's MicroProfile Health, moved to /mphealth by setup-payara-server
+            return body(http("/mphealth/ready"));
         }
 
         @Override
-        public void stop() {
+        protected boolean halt() {
             if (started) {
                 started = false;
                 asadmin(Duration.ofSeconds(180), "stop-domain", "switchboard");
+                return true;
             }
+            return false;
         }
 
         private void asadmin(Duration timeout, String... args) {

@@ -95,6 +95,18 @@ public final class AppServerSmoke {
         assertTrue(health.body().contains("\"status\":\"ok\""), health.body());
     }
 
+    /**
+     * The server's own readiness endpoint (WildFly's /health/ready on the management port, Payara's
+     * /mphealth/ready) lists the application's check "switchboard" exactly once, UP.
+     */
+    public static void serverReportsApplicationReady(AppServer server) {
+        String health = server.serverReadiness();
+        assertTrue(health.startsWith("200 "), health);
+        List<JsonObject> checks = AppServer.applicationChecks(health);
+        assertEquals(1, checks.size(), "one check named switchboard: " + health);
+        assertEquals("UP", checks.get(0).getString("status"), health);
+    }
+
     /** The log since the last start (or restart) holds no stack trace. */
     public static void noStackTraceSinceStart(AppServer server) {
         List<String> traces = server.stackTracesSinceStart();
