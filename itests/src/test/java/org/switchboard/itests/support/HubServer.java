@@ -16,6 +16,7 @@ import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -80,6 +82,16 @@ public final class HubServer implements AutoCloseable {
 
     /** Starts a hub with a fresh data directory and the given extra environment. */
     public static HubServer start(Map<String, String> env) {
+        HubServer server = prepare(env);
+        server.launch();
+        return server;
+    }
+
+    /**
+     * A hub whose data directory, port and services are fixed but which is not started: {@link #restart}
+     * starts it. For a test that needs a peer's address before the peer runs, without booting it twice.
+     */
+    public static HubServer prepare(Map<String, String> env) {
         Path work = Path.of(System.getProperty("hub.workDir", "target/hubs"));
         Path dataDir = work.resolve("hub-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet());
         try {
@@ -89,7 +101,6 @@ public final class HubServer implements AutoCloseable {
         }
         HubServer server = new HubServer(dataDir, freePort(), env);
         server.provideServices();
-        server.launch();
         return server;
     }
 
@@ -176,6 +187,7 @@ public final class HubServer implements AutoCloseable {
         }
         for (HubServer hub : hubs) {
             waitFor(hub.process);
+            hub.dropPayaraRoot();
             if (hub.broker != null) {
                 hub.broker.close();
             }
@@ -250,6 +262,7 @@ public final class HubServer implements AutoCloseable {
             process.toHandle().destroyForcibly();
             waitFor(process);
         }
+        dropPayaraRoot();
     }
 
     /** Stops the server with SIGTERM, as Ctrl-C or an orchestrator would, and waits for it to go. */
@@ -261,6 +274,7 @@ public final class HubServer implements AutoCloseable {
             process.toHandle().destroy();
             waitFor(process);
         }
+        dropPayaraRoot();
     }
 
     /**
@@ -283,7 +297,25 @@ public final class HubServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return Duration.ofNanos(System.nanoTime() - started);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        dropPayaraRoot();
+        return took;
+    }
+
+    /**
+     * Deletes Payara's configuration and unpacked applications under {@code payara/root} (~40 MB a hub; run-hub
+     * copies them afresh on every start) once the hub is down, so a run's hubs do not keep gigabytes in target/.
+     */
+    private void dropPayaraRoot() {
+        Path root = dataDir.resolve("payara").resolve("root");
+        if (isAlive() || !Files.isDirectory(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: a leftover only costs disk space
+        }
     }
 
     /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
