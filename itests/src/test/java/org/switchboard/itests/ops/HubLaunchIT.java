@@ -14,10 +14,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.HubServer;
@@ -80,6 +82,16 @@ class HubLaunchIT {
             assertTrue(names.stream().anyMatch(n -> n.startsWith("db/") && n.endsWith(".mv.db")), "no H2 file: " + names);
             assertTrue(names.stream().anyMatch(n -> n.startsWith("broker/")), "no broker store: " + names);
         }
+    }
+
+    @Test
+    void bootsFromTheClassDataSharingArchive() throws IOException {
+        // run-hub records the archive on the run's first start (HUB_CDS_ARCHIVE); every hub after maps it
+        Path archive = HubServer.cdsArchive().orElse(null);
+        Assumptions.assumeTrue(archive != null && HubServer.database().equals("h2"), "class-data sharing is off");
+        assertTrue(Files.size(archive) > 0, "no archive at " + archive);
+        String maps = Files.readString(Path.of("/proc", Long.toString(hub.pid()), "maps"));
+        assertTrue(maps.contains(archive.toString()), "the hub JVM did not map " + archive);
     }
 
     /** Local addresses of the TCP sockets the process listens on, from {@code ss}. */

@@ -16,14 +16,17 @@ import java.security.cert.Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -79,6 +82,16 @@ public final class HubServer implements AutoCloseable {
 
     /** Starts a hub with a fresh data directory and the given extra environment. */
     public static HubServer start(Map<String, String> env) {
+        HubServer server = prepare(env);
+        server.launch();
+        return server;
+    }
+
+    /**
+     * A hub whose data directory, port and services are fixed but which is not started: {@link #restart}
+     * starts it. For a test that needs a peer's address before the peer runs, without booting it twice.
+     */
+    public static HubServer prepare(Map<String, String> env) {
         Path work = Path.of(System.getProperty("hub.workDir", "target/hubs"));
         Path dataDir = work.resolve("hub-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet());
         try {
@@ -88,7 +101,6 @@ public final class HubServer implements AutoCloseable {
         }
         HubServer server = new HubServer(dataDir, freePort(), env);
         server.provideServices();
-        server.launch();
         return server;
     }
 
@@ -175,6 +187,7 @@ public final class HubServer implements AutoCloseable {
         }
         for (HubServer hub : hubs) {
             waitFor(hub.process);
+            hub.dropPayaraRoot();
             if (hub.broker != null) {
                 hub.broker.close();
             }
@@ -249,6 +262,7 @@ public final class HubServer implements AutoCloseable {
             process.toHandle().destroyForcibly();
             waitFor(process);
         }
+        dropPayaraRoot();
     }
 
     /** Stops the server with SIGTERM, as Ctrl-C or an orchestrator would, and waits for it to go. */
@@ -260,6 +274,7 @@ public final class HubServer implements AutoCloseable {
             process.toHandle().destroy();
             waitFor(process);
         }
+        dropPayaraRoot();
     }
 
     /**
@@ -282,7 +297,25 @@ public final class HubServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return Duration.ofNanos(System.nanoTime() - started);
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+        dropPayaraRoot();
+        return took;
+    }
+
+    /**
+     * Deletes Payara's configuration and unpacked applications under {@code payara/root} (~40 MB a hub; run-hub
+     * copies them afresh on every start) once the hub is down, so a run's hubs do not keep gigabytes in target/.
+     */
+    private void dropPayaraRoot() {
+        Path root = dataDir.resolve("payara").resolve("root");
+        if (isAlive() || !Files.isDirectory(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: a leftover only costs disk space
+        }
     }
 
     /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
@@ -311,6 +344,19 @@ public final class HubServer implements AutoCloseable {
             broker.close();
             broker = null;
         }
+    }
+
+    /**
+     * The class-data sharing archive every hub of this run maps ({@code HUB_CDS_ARCHIVE} of run-hub): under
+     * {@code hub.workDir}, recorded by the run's first hub start, so each later boot skips reading and
+     * verifying most of Payara's classes (testing.md, Figures). {@code -Dhub.cds=false} boots without it.
+     */
+    public static Optional<Path> cdsArchive() {
+        if (!Boolean.parseBoolean(System.getProperty("hub.cds", "true"))) {
+            return Optional.empty();
+        }
+        return Optional.of(Path.of(System.getProperty("hub.workDir", "target/hubs")).resolve("cds/hub.jsa")
+                .toAbsolutePath());
     }
 
     /** Which database the hubs of this test run use: {@code h2} (default) or {@code postgresql}. */
@@ -345,6 +391,7 @@ public final class HubServer implements AutoCloseable {
         environment.put("HUB_PAYARA_JAR", requiredProperty("payara.microJar"));
         environment.put("HUB_RAR", requiredProperty("hub.rar"));
         environment.putIfAbsent("HUB_JAVA_OPTS", TEST_JVM);
+        cdsArchive().ifPresent(archive -> environment.putIfAbsent("HUB_CDS_ARCHIVE", archive.toString()));
         String runtimeDir = System.getProperty("hub.runtimeDir");
         if (runtimeDir != null) {
             environment.put("HUB_RUNTIME_DIR", runtimeDir); // the PostgreSQL driver is there, no fetch
@@ -364,8 +411,16 @@ public final class HubServer implements AutoCloseable {
 
     private void awaitReady(Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
+        // The run's first start records the class-data sharing archive before its hub boots (run-hub): while
+        // that recording runs the wait restarts, so the boot after it gets the whole timeout (three in all at most).
+        Instant latest = deadline.plus(timeout).plus(timeout);
+        Path recording = cdsArchive().map(archive -> archive.resolveSibling(archive.getFileName() + ".lock")).orElse(null);
         HttpRequest ready = HttpRequest.newBuilder(http("/mphealth/ready")).timeout(Duration.ofSeconds(2)).build();
         while (Instant.now().isBefore(deadline)) {
+            if (recording != null && Files.isDirectory(recording)) {
+                Instant restarted = Instant.now().plus(timeout);
+                deadline = restarted.isBefore(latest) ? restarted : latest;
+            }
             if (!process.isAlive()) {
                 throw new IllegalStateException("hub exited with " + process.exitValue() + "; see " + log);
             }

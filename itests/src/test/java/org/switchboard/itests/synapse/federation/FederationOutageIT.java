@@ -46,9 +46,9 @@ class FederationOutageIT {
     @Test
     void everyForwardSettlesAcceptedExactlyOnceAfterPeerOutageAndOriginKill() throws Exception {
         Path dir = Files.createDirectories(Path.of("target", "federation-outage-it"));
-        hubB = HubServer.start(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", FederationIT.PEER_TOKEN, "HUB_MULTIHUB_POLICY",
+        // prepared, not booted: its port is known; it stays down while the forwards are sent
+        hubB = HubServer.prepare(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", FederationIT.PEER_TOKEN, "HUB_MULTIHUB_POLICY",
                 FederationIT.ownerOnly(dir.resolve("multihub-policy.json"), FederationIT.POLICY).toAbsolutePath().toString()));
-        hubB.stop(); // its port is now known; it stays down while the forwards are sent
         hubA = HubServer.start(HubServer.env("HUB_ID", "hub-a",
                 "HUB_MESSAGE_PEERS", "hub-b=ws://127.0.0.1:" + hubB.port() + "/",
                 "HUB_MESSAGE_PEER_TOKEN", FederationIT.PEER_TOKEN,
