@@ -480,7 +480,8 @@ public class SynapseConfig {
     /** The parsed peers (a malformed setting leaves none and a start-up fault naming its key). */
     public org.switchboard.synapse.federation.outbound.MessagePeers messagePeers() {
         return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
-                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds);
+                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds)
+                .withPendingCaps(messageForwardMaxPendingPerPeer, messageForwardMaxPendingBytes);
     }
 
     /** The token presented to peers ({@code ""} when unset). */
@@ -494,4 +495,14 @@ public class SynapseConfig {
     public boolean tlsInPlace() {
         return tlsTerminatedByProxy || tlsNative;
     }
+
+    // ---- bounds on what a peer or a dead peer can grow (issue 18: forward outbox caps, spend ledger) ----
+
+    /** Most pending forwards to one peer; beyond it a hub-qualified chat is refused before it is journalled. */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-pending-per-peer", defaultValue = "50000")
+    long messageForwardMaxPendingPerPeer;
+
+    /** Most heap counted for all pending forwards (overhead per entry plus payload); beyond it chats are refused. */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-pending-bytes", defaultValue = "268435456")
+    long messageForwardMaxPendingBytes;
 }

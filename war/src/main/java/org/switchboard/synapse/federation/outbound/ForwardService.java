@@ -44,6 +44,10 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     private final PeerClient client;
     private final Scheduler scheduler;
     private final ForwardOutbox outbox = new ForwardOutbox();
+    private final java.util.concurrent.atomic.LongAdder refusedFull = new java.util.concurrent.atomic.LongAdder();
+
+    /** The private error of a chat refused by the hub-wide cap [OURS wording, in the style of §4.6's refusals]. */
+    public static final String HUB_QUEUE_FULL = "Forward queue of this hub is full; try again once it drains";
 
     /** Forwarding over {@code client} to the configured {@code peers}, presenting {@code token}. */
     public ForwardService(SynapseContext ctx, MessagePeers peers, String token, PeerClient client, Scheduler scheduler) {
@@ -90,7 +94,37 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         if (bytes + 1024 > ForwardFrames.MAX_BODY_BYTES) {
             return "Chat too large to forward (a forward body holds at most 262144 bytes)";
         }
+        return capRefusal(HubAddress.parse(target).hubId(), payload);
+    }
+
+    /**
+     * The outbox caps (ours, issue 18): a dead peer must not let senders grow the origin's heap without
+     * bound, so a chat is refused before anything is journalled once its peer holds
+     * {@code hub.message-forward-max-pending-per-peer} pending forwards or the pending forwards of all
+     * peers are counted at {@code hub.message-forward-max-pending-bytes}. Chats racing this check may
+     * pass it together: the caps can be exceeded by the chats in flight at one moment.
+     */
+    String capRefusal(String peer, JsonValue payload) {
+        if (outbox.pendingFor(peer) >= peers.maxPendingPerPeer()) {
+            refusedFull.increment();
+            return peerQueueFull(peer, peers.maxPendingPerPeer());
+        }
+        long chars = payload instanceof JsonString s ? s.getString().length() : payload == null ? 0 : payload.toString().length();
+        if (outbox.pendingBytes() + ForwardOutbox.ENTRY_OVERHEAD_BYTES + 2 * chars > peers.maxPendingBytes()) {
+            refusedFull.increment();
+            return HUB_QUEUE_FULL;
+        }
         return null;
+    }
+
+    /** The private error of a chat refused by the per-peer cap [OURS wording, in the style of §4.6's refusals]. */
+    public static String peerQueueFull(String peer, long cap) {
+        return "Forward queue to hub '" + peer + "' is full (" + cap + " pending); try again once it drains";
+    }
+
+    /** Chats refused by an outbox cap since start (for /metrics). */
+    public long refusedFull() {
+        return refusedFull.sum();
     }
 
     @Override
