@@ -147,6 +147,7 @@ public class SynapseConfig {
                 .multihubPolicy(multihubPolicy.orElse("").trim())
                 .attachmentRecipientPolicy(attachmentRecipientPolicy.orElse("").trim()).spendLedger(spendLedger.orElse("").trim())
                 .deliveryNotificationsMaxPerAudience(deliveryNotificationsMaxPerAudience).deliveryNotificationsMax(deliveryNotificationsMax)
+                .spendMaxLiveReservations(spendMaxLiveReservations).spendRetentionSeconds(spendRetentionSeconds)
                 .build();
     }
 
@@ -505,4 +506,12 @@ public class SynapseConfig {
     /** Most heap counted for all pending forwards (overhead per entry plus payload); beyond it chats are refused. */
     @Inject @ConfigProperty(name = "hub.message-forward-max-pending-bytes", defaultValue = "268435456")
     long messageForwardMaxPendingBytes;
+
+    /** Most live reservations one peer hub may hold in one spend pool; a reserve beyond it is not admitted. */
+    @Inject @ConfigProperty(name = "hub.spend-max-live-reservations", defaultValue = "1024")
+    int spendMaxLiveReservations;
+
+    /** How long a closed spend reservation (or one of a window its pool left) is kept for idempotent retries. */
+    @Inject @ConfigProperty(name = "hub.spend-retention-seconds", defaultValue = "86400")
+    long spendRetentionSeconds;
 }
