@@ -118,6 +118,9 @@ public final class RegistrationSteps {
                 return false;
             }
             f.firstBind = true;
+            if (bind == RegistrationService.Bind.PEER) {
+                return true; // a peer hub's one-forward socket: no welcome, presence or replays
+            }
             f.tookOver = bind == RegistrationService.Bind.TOOK_OVER;
             registration.welcome(f.connection, f.sender, f.frame, f.tookOver);
             return true;

@@ -69,7 +69,9 @@ public final class RegistrationService {
         /** The name was free and is now this socket's. */
         BOUND,
         /** An accepted takeover moved the name from its old socket to this one. */
-        TOOK_OVER
+        TOOK_OVER,
+        /** A proven peer hub: named, not bound (several of its sockets may be open at once). */
+        PEER
     }
 
     /**
@@ -127,6 +129,10 @@ public final class RegistrationService {
             return Bind.REFUSED;
         }
         applyDeclarations(connection, frame, true);
+        if (hooks.peerHub(connection, sender)) {
+            connection.name(sender);
+            return Bind.PEER;
+        }
         hooks.beforeBind(connection, frame);
         boolean takeover = false;
         for (int attempt = 0; ; attempt++) {
