@@ -45,6 +45,8 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     private final Scheduler scheduler;
     private final ForwardOutbox outbox = new ForwardOutbox();
     private final java.util.concurrent.atomic.LongAdder refusedFull = new java.util.concurrent.atomic.LongAdder();
+    /** Peers whose last attempt got no answer (their waiting entries are re-queued at the next answer). */
+    private final java.util.Set<String> peersDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** The private error of a chat refused by the hub-wide cap [OURS wording, in the style of §4.6's refusals]. */
     public static final String HUB_QUEUE_FULL = "Forward queue of this hub is full; try again once it drains";
@@ -200,12 +202,43 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             answer = new ForwardFrames.Answer(ForwardFrames.Kind.INVALID, null, null, "", "", null);
         }
         int attempts = e.attempts() + 1;
+        if (answer.kind() == ForwardFrames.Kind.INVALID) {
+            peersDown.add(e.peer());
+        } else {
+            peerAnswered(e.peer());
+        }
         switch (answer.kind()) {
             case RESULT -> settle(e, answer.disposition(), attempts, answer.result(), answer.answeringHub(),
                     answer.reasonCode(), answer.detail(), first);
             case REJECTED -> settle(e, ForwardEntry.REFUSED, attempts, null, null, "peer_rejected", "", first);
             default -> failed(e, attempts, first);
         }
+    }
+
+    /**
+     * The peer answered: if it had been unreachable, every entry of it waiting out its back-off is made
+     * due now and re-queued (ours, issue 18), so a peer's return is not followed by up to five minutes of
+     * back-off before the queue drains. The journalled schedule is not changed: after a restart the
+     * entries are re-queued for when they were due, and the first answer then re-queues them again.
+     */
+    private void peerAnswered(String peer) {
+        if (!peersDown.remove(peer)) {
+            return;
+        }
+        ctx.blocking().execute(() -> {
+            double now = ctx.frames().now();
+            int n = 0;
+            for (ForwardEntry waiting : outbox.pending()) {
+                if (waiting.peer().equals(peer) && waiting.nextAttemptAt() > now) {
+                    outbox.update(waiting.forwardId(), x -> x.pending() && x.nextAttemptAt() > now ? x.failed(x.attempts(), now) : x);
+                    schedule(waiting.forwardId(), 0);
+                    n++;
+                }
+            }
+            if (n > 0) {
+                LOG.info("hub '" + peer + "' answers again: " + n + " waiting forwards re-queued now");
+            }
+        });
     }
 
     private void failed(ForwardEntry e, int attempts, boolean first) {
@@ -297,6 +330,9 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         double now = ctx.frames().now();
         List<ForwardEntry> due = graceSeconds <= 0 ? outbox.pending() : outbox.overdue(now - graceSeconds);
         for (ForwardEntry e : due) {
+            if (graceSeconds <= 0 && e.attempts() > 0) {
+                peersDown.add(e.peer()); // unanswered before the restart: its first answer re-queues the rest
+            }
             schedule(e.forwardId(), Math.max(0, Math.round((e.nextAttemptAt() - now) * 1000)));
         }
         return due.size();

@@ -427,4 +427,26 @@ class ForwardServiceTest {
         assertTrue(MessagePeers.parse("hub-b=ws://127.0.0.1:9877/", "", 60).withPendingCaps(5, 10).fault()
                 .contains(MessagePeers.MAX_PENDING_BYTES_KEY));
     }
+
+    @Test
+    void thePeersFirstAnswerAfterAnOutageRequeuesItsWaitingForwardsAtOnce() {
+        TestHub.Client alice = alice();
+        plainChat(alice, "ACME/bob@hub-b", "one");
+        plainChat(alice, "ACME/bob@hub-b", "two");
+        String first = scheduled.get(0).forwardId();
+        String second = scheduled.get(1).forwardId();
+        service.attempt(first);  // no answer: due in 1 s
+        service.attempt(second); // no answer: due in 1 s
+        test.advance(1);
+        service.attempt(second); // no answer again: due in 2 s
+        assertEquals(test.hub.context().frames().now() + 2, service.outbox().get(second).nextAttemptAt());
+        int queued = scheduled.size();
+        peer.answers.add(accepted());
+        service.attempt(first); // the peer is back
+        assertEquals(new Scheduled(second, 0), scheduled.get(queued), "the waiting forward is re-queued now");
+        peer.answers.add(accepted());
+        service.attempt(second); // not dropped as early: it was made due
+        assertNull(service.outbox().get(second));
+        assertEquals(5, peer.forwards.size(), "two failed attempts of the second, one of the first, then both accepted");
+    }
 }
