@@ -45,6 +45,10 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     private final Scheduler scheduler;
     private final ForwardOutbox outbox = new ForwardOutbox();
     private final java.util.concurrent.atomic.LongAdder refusedFull = new java.util.concurrent.atomic.LongAdder();
+    private volatile java.util.concurrent.Executor direct;
+    private volatile int directPerPeer;
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> directInFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
     /** Peers whose last attempt got no answer (their waiting entries are re-queued at the next answer). */
     private final java.util.Set<String> peersDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -148,8 +152,43 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         outbox.putIfAbsent(new ForwardEntry(e.forwardId(), e.peer(), e.sender(), e.target(), e.request(), e.msgId(), seq,
                 e.clientMsgId(), e.created(), e.expiresAt(), e.notifySender(), e.state(), e.attempts(), e.nextAttemptAt(),
                 e.result(), e.answeringHub(), e.reasonCode(), e.detail(), e.receiptOwed()));
+        firstAttempt(e.peer(), e.forwardId());
+    }
+
+    /**
+     * Runs first attempts on {@code executor} (ours, issue 18: §4.6's "attempt immediately" without a
+     * persistent queue item per forward), at most {@code perPeer} at once per peer; beyond that, and
+     * without an executor, the attempt goes through the work queue. The entry is durable already: a
+     * crash during a direct attempt leaves it pending, and the start-up re-queue retries it.
+     */
+    public void directAttempts(java.util.concurrent.Executor executor, int perPeer) {
+        this.direct = executor;
+        this.directPerPeer = perPeer;
+    }
+
+    private void firstAttempt(String peer, String forwardId) {
+        java.util.concurrent.Executor executor = direct;
+        if (executor != null) {
+            java.util.concurrent.atomic.AtomicInteger running =
+                    directInFlight.computeIfAbsent(peer, p -> new java.util.concurrent.atomic.AtomicInteger());
+            if (running.incrementAndGet() <= directPerPeer) {
+                try {
+                    executor.execute(() -> {
+                        try {
+                            attempt(forwardId);
+                        } finally {
+                            running.decrementAndGet();
+                        }
+                    });
+                    return;
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // stopping: the queue takes it
+                }
+            }
+            running.decrementAndGet();
+        }
         // off the journal's completion thread: the queue write is a broker round trip
-        ctx.blocking().execute(() -> schedule(e.forwardId(), 0));
+        ctx.blocking().execute(() -> schedule(forwardId, 0));
     }
 
     private void schedule(String forwardId, long delayMillis) {

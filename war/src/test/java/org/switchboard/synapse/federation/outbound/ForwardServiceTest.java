@@ -449,4 +449,23 @@ class ForwardServiceTest {
         assertNull(service.outbox().get(second));
         assertEquals(5, peer.forwards.size(), "two failed attempts of the second, one of the first, then both accepted");
     }
+
+    @Test
+    void firstAttemptsRunDirectlyUpToTheCapPerPeerAndTheRestGoThroughTheQueue() {
+        List<Runnable> running = new ArrayList<>();
+        service.directAttempts(running::add, 1);
+        TestHub.Client alice = alice();
+        plainChat(alice, "ACME/bob@hub-b", "one");
+        assertTrue(scheduled.isEmpty(), "no queue item for a direct first attempt");
+        assertEquals(1, running.size());
+        plainChat(alice, "ACME/bob@hub-b", "two"); // one direct attempt already running for hub-b
+        assertEquals(1, running.size());
+        assertEquals(1, scheduled.size(), "beyond the cap: through the queue");
+        peer.answers.add(accepted());
+        running.get(0).run();
+        assertEquals("one", peer.forwards.get(0).getJsonObject("body").getString("payload"));
+        plainChat(alice, "ACME/bob@hub-b", "three"); // the slot is free again
+        assertEquals(2, running.size());
+        assertEquals(1, scheduled.size());
+    }
 }
