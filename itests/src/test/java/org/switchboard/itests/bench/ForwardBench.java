@@ -236,14 +236,13 @@ class ForwardBench {
             long queuedIn = System.nanoTime() - started;
             long pending = awaitMetric(hubA, "synapse_message_forward_pending", count, Duration.ofSeconds(60));
             System.out.printf("ForwardBench outage: %d chats sent in %.1f s with the peer down, %d pending at the origin,"
-                    + " %d refused; origin %s; load %s -> %s%n", count, queuedIn / 1e9, pending, errors.get(),
+                    + " %d refused; %s; load %s -> %s%n", count, queuedIn / 1e9, pending, errors.get(),
                     cpu.originOnly(count), loadBefore, loadAverage());
         }
         long restartAt = System.nanoTime();
         hubB.restart();
         long readyAt = System.nanoTime();
         Cpu back = new Cpu(hubA, hubB);
-        String loadBack = loadAverage();
         Map<String, Integer> copies = new ConcurrentHashMap<>();
         AtomicLong lastArrival = new AtomicLong();
         try (RawWebSocket recipient = RawWebSocket.open(hubB.port(), 0)) {
@@ -285,9 +284,8 @@ class ForwardBench {
         }
         long twice = copies.values().stream().filter(n -> n > 1).count();
         System.out.printf("ForwardBench outage recovery: peer restart took %.1f s; %d of %d chats delivered, the last %.1f s after"
-                + " the peer was ready; %d delivered more than once; %s; load %s -> %s%n", (readyAt - restartAt) / 1e9,
-                copies.size(), count, (lastArrival.get() - readyAt) / 1e9, twice, back.per(count, lastArrival.get() - readyAt),
-                loadBack, loadAverage());
+                + " the peer was ready; %d delivered more than once; %s%n", (readyAt - restartAt) / 1e9,
+                copies.size(), count, (lastArrival.get() - readyAt) / 1e9, twice, back.per(count, lastArrival.get() - readyAt));
         assertEquals(count, copies.size(), "every queued chat delivered");
         assertEquals(0, twice, "none delivered twice");
     }
