@@ -119,7 +119,8 @@ public final class RegistrationSteps {
             }
             f.firstBind = true;
             if (bind == RegistrationService.Bind.PEER) {
-                return true; // a peer hub's one-forward socket: no welcome, presence or replays
+                registration.peerWelcome(f.connection, f.sender); // step 9 only: no presence or replays
+                return true;
             }
             f.tookOver = bind == RegistrationService.Bind.TOOK_OVER;
             registration.welcome(f.connection, f.sender, f.frame, f.tookOver);

@@ -196,6 +196,13 @@ public final class RegistrationService {
         connection.inOrder(hooks.replayMailbox(connection, frame));
     }
 
+    /** A proven peer hub's socket (§1.4 step 9): the welcome on a secured hub, nothing an agent gets besides. */
+    public void peerWelcome(Connection connection, String sender) {
+        if (auth.secured()) {
+            connection.send(welcome(sender));
+        }
+    }
+
     /** Roles, wake capability and protocol version declared on a heartbeat (registration or keepalive). */
     public void applyDeclarations(Connection connection, JsonObject frame, boolean registration) {
         JsonValue roles = frame.get("roles");

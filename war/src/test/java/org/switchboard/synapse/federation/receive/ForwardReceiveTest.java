@@ -204,6 +204,7 @@ class ForwardReceiveTest {
         TestHub.Client first = peer("hub-a", 5);
         TestHub.Client second = peer("hub-a", 5); // §4.3: one socket per forward, several in flight
         assertTrue(second.peer().ofType("name_conflict").isEmpty(), second.peer().toString());
+        assertEquals(1, second.peer().ofType("welcome").size(), "§1.4 step 9: the welcome on a secured hub");
         first.send(forward("p1", "chat", "ACME/alice", "ACME/bob", chatBody("one")));
         second.send(forward("p2", "chat", "ACME/alice", "ACME/bob", chatBody("two")));
         assertEquals("accepted", result(first).getString("disposition"));
