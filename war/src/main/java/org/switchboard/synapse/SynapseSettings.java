@@ -60,7 +60,10 @@ public record SynapseSettings(
         String spendLedger,
         // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
         int deliveryNotificationsMaxPerAudience,
-        int deliveryNotificationsMax) {
+        int deliveryNotificationsMax,
+        // bounds of the §7.4 spend ledger (issue 18)
+        int spendMaxLiveReservations,
+        long spendRetentionSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
     // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
@@ -213,6 +216,12 @@ public record SynapseSettings(
         public Builder deliveryNotificationsMaxPerAudience(int v) { deliveryNotificationsMaxPerAudience = v; return this; }
         public Builder deliveryNotificationsMax(int v) { deliveryNotificationsMax = v; return this; }
 
+        // bounds of the §7.4 spend ledger (issue 18)
+        private int spendMaxLiveReservations = org.switchboard.synapse.spend.SpendLedger.DEFAULT_MAX_LIVE;
+        private long spendRetentionSeconds = org.switchboard.synapse.spend.SpendLedger.DEFAULT_RETENTION_SECONDS;
+        public Builder spendMaxLiveReservations(int v) { spendMaxLiveReservations = v; return this; }
+        public Builder spendRetentionSeconds(long v) { spendRetentionSeconds = v; return this; }
+
         /** The immutable settings. */
         public SynapseSettings build() {
             return new SynapseSettings(configuredHubId, token, privateDirectedMessages, maxClients,
@@ -227,7 +236,8 @@ public record SynapseSettings(
                     messageAuthNonceCache, signedEventTrust,
                     identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds,
                     multihubPolicy, attachmentRecipientPolicy, spendLedger,
-                    deliveryNotificationsMaxPerAudience, deliveryNotificationsMax);
+                    deliveryNotificationsMaxPerAudience, deliveryNotificationsMax,
+                    spendMaxLiveReservations, spendRetentionSeconds);
         }
     }
 }

@@ -235,6 +235,14 @@ public final class DeliveryService {
 
     /** {@code delivery_request} (§2.5). */
     public void request(Connection connection, String sender, JsonObject frame) {
+        request(connection, sender, frame, hubId());
+    }
+
+    /**
+     * {@code delivery_request} whose requester lives on {@code originHub}: a peer hub's forward (§4.5
+     * stores {@code origin_hub = origin}; this hub is the receiving hub), or this hub for a local one.
+     */
+    public void request(Connection connection, String sender, JsonObject frame, String originHub) {
         RequestValidation.Outcome outcome = RequestValidation.validate(frame, sender, connection.protocolVersion(),
                 durable(), ctx.frames().now());
         if (outcome.refusal() != null) {
@@ -242,7 +250,7 @@ public final class DeliveryService {
             return;
         }
         DeliveryIntent intent = outcome.intent();
-        String origin = hubId();
+        String origin = originHub;
         String key = DeliveryDigests.operationKey(origin, sender, intent.requestId());
         String digest = DeliveryDigests.requestDigest(intent, origin);
         Aggregate existing = book.byIdempotency(sender, intent.idempotencyKey());
@@ -268,10 +276,10 @@ public final class DeliveryService {
             refuse(connection, sender, new Refusal(ReasonCodes.UNAUTHORISED_REQUESTER, "task control not granted", intent.requestId()));
             return;
         }
-        Aggregate candidate = new Aggregate(key, intent, origin, origin, digest, selected.mode(), selected.quality(),
+        Aggregate candidate = new Aggregate(key, intent, origin, hubId(), digest, selected.mode(), selected.quality(),
                 Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), null);
         double offeredAt = ctx.frames().now();
-        candidate = candidate.withOffer(DeliveryFrames.offer(candidate, origin, offeredAt).toString());
+        candidate = candidate.withOffer(DeliveryFrames.offer(candidate, hubId(), offeredAt).toString());
         // Encoded before taking commitLock, so the one lock covers only the book check and the enqueue.
         List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(DeliveryJournal.accepted(candidate)),
                 DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offeredAt)));
@@ -435,6 +443,12 @@ public final class DeliveryService {
         }
         move(connection, sender, a, a.withCancelRequest(), mutationId, digest, sender, Stage.Source.SENDER,
                 jakarta.json.JsonValue.EMPTY_JSON_OBJECT, DeliveryJournal.CANCEL_REQUESTED, a.intent().target(), echo);
+    }
+
+    /** The target seat of the request {@code operationKey} names, or null (a forwarded follow-up's namespace check, §4.5). */
+    public String targetOf(String operationKey) {
+        Aggregate a = operationKey == null ? null : book.get(operationKey);
+        return a == null ? null : a.intent().target();
     }
 
     /** {@code delivery_status_request} (§2.13). */

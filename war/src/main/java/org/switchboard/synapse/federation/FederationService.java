@@ -61,7 +61,8 @@ public final class FederationService {
         this.attachments = attachments;
         this.peerReads = new PeerReadService(ctx, peers, path(s.attachmentRecipientPolicy()), attachments,
                 PeerReadAudits.resolve());
-        this.spend = new SpendService(ctx, peers, SpendService.ledgerAt(s.spendLedger()));
+        this.spend = new SpendService(ctx, peers, SpendService.ledgerAt(s.spendLedger(),
+                new SpendLedger.Limits(s.spendMaxLiveReservations(), s.spendRetentionSeconds())));
     }
 
     /**
@@ -100,6 +101,10 @@ public final class FederationService {
                 RecipientPolicy.load(path(s.attachmentRecipientPolicy()));
             }
             if (path(s.spendLedger()) != null) {
+                if (s.spendMaxLiveReservations() < 1 || s.spendRetentionSeconds() < 0) {
+                    return "SYNAPSE refuses to serve: hub.spend-max-live-reservations must be at least 1 and"
+                            + " hub.spend-retention-seconds at least 0";
+                }
                 SpendLedger.load(path(s.spendLedger()));
             }
             return null;

@@ -147,6 +147,7 @@ public class SynapseConfig {
                 .multihubPolicy(multihubPolicy.orElse("").trim())
                 .attachmentRecipientPolicy(attachmentRecipientPolicy.orElse("").trim()).spendLedger(spendLedger.orElse("").trim())
                 .deliveryNotificationsMaxPerAudience(deliveryNotificationsMaxPerAudience).deliveryNotificationsMax(deliveryNotificationsMax)
+                .spendMaxLiveReservations(spendMaxLiveReservations).spendRetentionSeconds(spendRetentionSeconds)
                 .build();
     }
 
@@ -480,7 +481,8 @@ public class SynapseConfig {
     /** The parsed peers (a malformed setting leaves none and a start-up fault naming its key). */
     public org.switchboard.synapse.federation.outbound.MessagePeers messagePeers() {
         return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
-                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds);
+                messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds)
+                .withPendingCaps(messageForwardMaxPendingPerPeer, messageForwardMaxPendingBytes);
     }
 
     /** The token presented to peers ({@code ""} when unset). */
@@ -494,4 +496,22 @@ public class SynapseConfig {
     public boolean tlsInPlace() {
         return tlsTerminatedByProxy || tlsNative;
     }
+
+    // ---- bounds on what a peer or a dead peer can grow (issue 18: forward outbox caps, spend ledger) ----
+
+    /** Most pending forwards to one peer; beyond it a hub-qualified chat is refused before it is journalled. */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-pending-per-peer", defaultValue = "50000")
+    long messageForwardMaxPendingPerPeer;
+
+    /** Most heap counted for all pending forwards (overhead per entry plus payload); beyond it chats are refused. */
+    @Inject @ConfigProperty(name = "hub.message-forward-max-pending-bytes", defaultValue = "268435456")
+    long messageForwardMaxPendingBytes;
+
+    /** Most live reservations one peer hub may hold in one spend pool; a reserve beyond it is not admitted. */
+    @Inject @ConfigProperty(name = "hub.spend-max-live-reservations", defaultValue = "1024")
+    int spendMaxLiveReservations;
+
+    /** How long a closed spend reservation (or one of a window its pool left) is kept for idempotent retries. */
+    @Inject @ConfigProperty(name = "hub.spend-retention-seconds", defaultValue = "86400")
+    long spendRetentionSeconds;
 }

@@ -228,6 +228,12 @@ public final class SynapseHub implements RegistrationHooks {
     }
 
     @Override
+    public boolean peerHub(Connection connection, String sender) {
+        return federation.peers().peerId(connection, sender,
+                org.switchboard.synapse.federation.FederationService.FORWARD_VERSION, ctx.frames().now()) != null;
+    }
+
+    @Override
     public void clearDeadLetter(String name) {
         chat.deadLetters().clear(name);
     }

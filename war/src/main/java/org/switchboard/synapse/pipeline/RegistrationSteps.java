@@ -118,6 +118,10 @@ public final class RegistrationSteps {
                 return false;
             }
             f.firstBind = true;
+            if (bind == RegistrationService.Bind.PEER) {
+                registration.peerWelcome(f.connection, f.sender); // step 9 only: no presence or replays
+                return true;
+            }
             f.tookOver = bind == RegistrationService.Bind.TOOK_OVER;
             registration.welcome(f.connection, f.sender, f.frame, f.tookOver);
             return true;

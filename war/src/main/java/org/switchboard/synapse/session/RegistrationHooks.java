@@ -14,6 +14,16 @@ public interface RegistrationHooks {
     /** Clears the dead-letter entry keyed by the name. */
     void clearDeadLetter(String name);
 
+    /**
+     * True when this registering socket is a proven peer hub (synapse-advanced §4.3, §4.5 step 1): it
+     * takes its name without entering the registry, so a peer may hold several one-forward sockets at
+     * once, and it is no agent (no presence, roster, receipts or mailbox). Called once the
+     * registration's declarations (protocol version) are applied.
+     */
+    default boolean peerHub(Connection connection, String sender) {
+        return false;
+    }
+
     /** Just before the registration frame binds its name (a refused bind closes the socket). */
     default void beforeBind(Connection connection, JsonObject registration) {
     }

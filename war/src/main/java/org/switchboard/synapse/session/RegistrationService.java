@@ -69,7 +69,9 @@ public final class RegistrationService {
         /** The name was free and is now this socket's. */
         BOUND,
         /** An accepted takeover moved the name from its old socket to this one. */
-        TOOK_OVER
+        TOOK_OVER,
+        /** A proven peer hub: named, not bound (several of its sockets may be open at once). */
+        PEER
     }
 
     /**
@@ -127,6 +129,10 @@ public final class RegistrationService {
             return Bind.REFUSED;
         }
         applyDeclarations(connection, frame, true);
+        if (hooks.peerHub(connection, sender)) {
+            connection.name(sender);
+            return Bind.PEER;
+        }
         hooks.beforeBind(connection, frame);
         boolean takeover = false;
         for (int attempt = 0; ; attempt++) {
@@ -188,6 +194,13 @@ public final class RegistrationService {
             });
         }
         connection.inOrder(hooks.replayMailbox(connection, frame));
+    }
+
+    /** A proven peer hub's socket (§1.4 step 9): the welcome on a secured hub, nothing an agent gets besides. */
+    public void peerWelcome(Connection connection, String sender) {
+        if (auth.secured()) {
+            connection.send(welcome(sender));
+        }
     }
 
     /** Roles, wake capability and protocol version declared on a heartbeat (registration or keepalive). */

@@ -44,12 +44,12 @@ public final class SpendService {
     }
 
     /** The ledger at {@code configured}, or null when none is configured or it does not load (start-up refuses then). */
-    public static SpendLedger ledgerAt(String configured) {
+    public static SpendLedger ledgerAt(String configured, SpendLedger.Limits limits) {
         if (configured == null || configured.isBlank()) {
             return null;
         }
         try {
-            return SpendLedger.load(Path.of(configured.trim()));
+            return SpendLedger.load(Path.of(configured.trim()), limits);
         } catch (PolicyFileException e) {
             return null;
         }
@@ -83,9 +83,9 @@ public final class SpendService {
         SpendLedger.Answer answer = null;
         if (caller != null && ledger != null && peers.policy().authorisesVerb(caller, VERB, now)) {
             answer = switch (action) {
-                case "reserve" -> ledger.reserve(caller, spend);
-                case "settle" -> ledger.settle(caller, spend);
-                default -> ledger.query(caller, spend);
+                case "reserve" -> ledger.reserve(caller, spend, now);
+                case "settle" -> ledger.settle(caller, spend, now);
+                default -> ledger.query(caller, spend, now);
             };
         }
         JsonObject result = answer == null || answer.notAdmitted() ? notAdmitted(action) : answer.result();

@@ -94,7 +94,7 @@ class SpendServiceTest {
         assertTrue(spend(a, "reserve", reserve("k5", "5.5")).getBoolean("admitted"));
         // the ledger survives a restart: the retry of k1 is still the stored answer
         SpendLedger reloaded = SpendLedger.load(ledgerFile);
-        assertEquals(first, reloaded.reserve("hub-a", reserve("k1", "10.00").build()).result());
+        assertEquals(first, reloaded.reserve("hub-a", reserve("k1", "10.00").build(), 0).result());
         assertEquals("[OWNER_READ, OWNER_WRITE]", String.valueOf(new java.util.TreeSet<>(Files.getPosixFilePermissions(ledgerFile))));
     }
 
@@ -126,5 +126,74 @@ class SpendServiceTest {
         Path bad = ownerOnly(dir.resolve("bad.json"), "{\"version\":1,\"pools\":[{\"pool_id\":\"gpu\",\"window\":\"w\",\"capacity\":\"1e3\"}]}");
         PolicyFileException e = assertThrows(PolicyFileException.class, () -> SpendLedger.load(bad));
         assertEquals(SpendLedger.KEY, e.key());
+    }
+
+    // ---- bounds (issue 18) ----
+
+    TestHub bounded(int maxLive, long retention) throws Exception {
+        return new TestHub(SynapseSettings.builder().token(TOKEN).multihubPolicy(dir.resolve("multihub.json").toString())
+                .spendLedger(ledgerFile.toString()).spendMaxLiveReservations(maxLive).spendRetentionSeconds(retention).build(),
+                new InMemoryJournal());
+    }
+
+    static JsonObjectBuilder settleFinal(String reservationId, String amount) {
+        return Json.createObjectBuilder().add("pool_id", "gpu").add("reservation_id", reservationId).add("usage_ref", "u-1")
+                .add("amount", Json.createValue(new BigDecimal(amount))).add("provenance", "meter").add("final", true);
+    }
+
+    static JsonObjectBuilder query(String key) {
+        return Json.createObjectBuilder().add("pool_id", "gpu").add("seat", "ACME/alice").add("task", "T-1")
+                .add("operation", "train").add("key", key);
+    }
+
+    @Test
+    void aPeerBeyondItsLiveReservationCapIsNotAdmittedAndClosedOnesAreBounded() throws Exception {
+        hub = bounded(2, 86_400);
+        a = peer("hub-a");
+        JsonObject k1 = spend(a, "reserve", reserve("k1", "0.01"));
+        assertTrue(k1.getBoolean("admitted"));
+        assertTrue(spend(a, "reserve", reserve("k2", "0.01")).getBoolean("admitted"));
+        assertEquals(SpendService.notAdmitted("reserve"), spend(a, "reserve", reserve("k3", "0.01")), "third live one");
+        assertEquals(k1, spend(a, "reserve", reserve("k1", "0.01")), "a retry is not a new reservation");
+        assertTrue(spend(a, "settle", settleFinal(k1.getString("reservation_id"), "0.01")).getBoolean("settled"));
+        JsonObject k3 = spend(a, "reserve", reserve("k3", "0.01"));
+        assertTrue(k3.getBoolean("admitted"), "the final settlement freed a slot");
+        JsonObject k2 = spend(a, "query", query("k2"));
+        spend(a, "settle", settleFinal(k2.getString("reservation_id"), "0.01"));
+        spend(a, "settle", settleFinal(k3.getString("reservation_id"), "0.01"));
+        hub.advance(1);
+        // close many: at most 2 closed ones stay per (caller, pool), the oldest dropped first
+        for (int i = 4; i < 10; i++) {
+            JsonObject r = spend(a, "reserve", reserve("c" + i, "0.01"));
+            assertTrue(r.getBoolean("admitted"), r.toString());
+            spend(a, "settle", settleFinal(r.getString("reservation_id"), "0.01"));
+            hub.advance(1);
+        }
+        SpendLedger file = SpendLedger.load(ledgerFile);
+        // closed c8, c9, each with its settlement
+        assertEquals(2 * 2, file.size(), Files.readString(ledgerFile));
+        assertEquals(SpendService.notAdmitted("query"), spend(a, "query", query("c4")), "dropped");
+        assertTrue(spend(a, "query", query("c9")).getBoolean("found"));
+    }
+
+    @Test
+    void closedReservationsAreDroppedAfterTheRetentionWithoutGivingCapacityBack() throws Exception {
+        hub = bounded(1024, 100);
+        a = peer("hub-a");
+        JsonObject k1 = spend(a, "reserve", reserve("k1", "10.00"));
+        assertTrue(spend(a, "settle", settleFinal(k1.getString("reservation_id"), "4.5")).getBoolean("settled"));
+        hub.advance(99);
+        assertEquals(k1, spend(a, "reserve", reserve("k1", "10.00")), "within the retention a retry gets the stored answer");
+        hub.advance(2);
+        assertTrue(spend(a, "reserve", reserve("k2", "5.5")).getBoolean("admitted"), "the 4.5 settled stays used: 5.5 fits");
+        assertEquals(SpendService.notAdmitted("query"), spend(a, "query", query("k1")), "k1 dropped after 100 s");
+        assertEquals(SpendService.notAdmitted("reserve"), spend(a, "reserve", reserve("k3", "0.06")), "4.5 + 5.5 + 0.06 > 10.05");
+        // the consumption survives a restart of the file
+        SpendLedger reloaded = SpendLedger.load(ledgerFile);
+        assertEquals(1, reloaded.size(), Files.readString(ledgerFile));
+        assertTrue(reloaded.reserve("hub-a", reserve("k4", "0.05").build(), hub.hub.context().frames().now()).result()
+                .getBoolean("admitted"));
+        assertTrue(SpendLedger.load(ledgerFile).reserve("hub-a", reserve("k5", "0.01").build(),
+                hub.hub.context().frames().now()).notAdmitted());
     }
 }

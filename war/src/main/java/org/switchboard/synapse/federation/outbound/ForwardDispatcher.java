@@ -36,6 +36,8 @@ public class ForwardDispatcher implements WorkHandler {
     /** How late an entry must be before the sweep re-queues it. */
     static final double GRACE_SECONDS = 30;
     private static final int REPLAY_PAGE = 2000;
+    /** First attempts running at once per peer (each on its own fresh socket, §4.3); more go through the queue. */
+    static final int DIRECT_PER_PEER = 32;
     private static final Logger LOG = Logger.getLogger(ForwardDispatcher.class.getName());
 
     @Inject
@@ -50,6 +52,7 @@ public class ForwardDispatcher implements WorkHandler {
     private volatile ForwardService service;
     private PeriodicSweep sweeps;
     private volatile boolean redriven;
+    private volatile java.util.concurrent.ExecutorService direct;
     private long ticks;
 
     /**
@@ -63,6 +66,16 @@ public class ForwardDispatcher implements WorkHandler {
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
         ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
         built.deliveries(deliveries);
+        if (direct != null) {
+            direct.shutdownNow(); // a rebuilt hub: the old service's pool goes
+        }
+        java.util.concurrent.atomic.AtomicInteger threads = new java.util.concurrent.atomic.AtomicInteger();
+        direct = java.util.concurrent.Executors.newFixedThreadPool(DIRECT_PER_PEER, r -> {
+            Thread t = new Thread(r, "synapse-forward-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        built.directAttempts(direct, DIRECT_PER_PEER);
         if (ctx.hasJournal()) {
             Set<String> kinds = new HashSet<>(ForwardJournal.KINDS);
             kinds.addAll(ForwardedDeliveries.KINDS);
@@ -117,6 +130,9 @@ public class ForwardDispatcher implements WorkHandler {
     void stop() {
         if (sweeps != null) {
             sweeps.close();
+        }
+        if (direct != null) {
+            direct.shutdownNow(); // an attempt cut short leaves its entry pending: the next start re-queues it
         }
     }
 

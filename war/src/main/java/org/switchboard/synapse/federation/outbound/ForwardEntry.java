@@ -40,10 +40,13 @@ public record ForwardEntry(String forwardId, String peer, String sender, String 
                 notifySender, state, attemptsNow, next, result, answeringHub, reasonCode, detail, receiptOwed);
     }
 
-    /** Settled in {@code newState}; {@code owed} when the sender still needs the settlement receipt. */
+    /**
+     * Settled in {@code newState}; {@code owed} when the sender still needs the settlement receipt. The
+     * request is dropped (null): it is never sent again, and an owed receipt may wait long for its sender.
+     */
     public ForwardEntry settled(String newState, int attemptsNow, JsonObject peerResult, String answering, String code,
                                 String why, boolean owed) {
-        return new ForwardEntry(forwardId, peer, sender, target, request, msgId, seq, clientMsgId, created, expiresAt,
+        return new ForwardEntry(forwardId, peer, sender, target, null, msgId, seq, clientMsgId, created, expiresAt,
                 notifySender, newState, attemptsNow, nextAttemptAt, peerResult, answering, code == null ? "" : code,
                 why == null ? "" : why, owed);
     }

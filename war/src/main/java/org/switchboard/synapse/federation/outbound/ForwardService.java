@@ -44,6 +44,16 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     private final PeerClient client;
     private final Scheduler scheduler;
     private final ForwardOutbox outbox = new ForwardOutbox();
+    private final java.util.concurrent.atomic.LongAdder refusedFull = new java.util.concurrent.atomic.LongAdder();
+    private volatile java.util.concurrent.Executor direct;
+    private volatile int directPerPeer;
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> directInFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Peers whose last attempt got no answer (their waiting entries are re-queued at the next answer). */
+    private final java.util.Set<String> peersDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** The private error of a chat refused by the hub-wide cap [OURS wording, in the style of §4.6's refusals]. */
+    public static final String HUB_QUEUE_FULL = "Forward queue of this hub is full; try again once it drains";
 
     /** Forwarding over {@code client} to the configured {@code peers}, presenting {@code token}. */
     public ForwardService(SynapseContext ctx, MessagePeers peers, String token, PeerClient client, Scheduler scheduler) {
@@ -90,7 +100,37 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         if (bytes + 1024 > ForwardFrames.MAX_BODY_BYTES) {
             return "Chat too large to forward (a forward body holds at most 262144 bytes)";
         }
+        return capRefusal(HubAddress.parse(target).hubId(), payload);
+    }
+
+    /**
+     * The outbox caps (ours, issue 18): a dead peer must not let senders grow the origin's heap without
+     * bound, so a chat is refused before anything is journalled once its peer holds
+     * {@code hub.message-forward-max-pending-per-peer} pending forwards or the pending forwards of all
+     * peers are counted at {@code hub.message-forward-max-pending-bytes}. Chats racing this check may
+     * pass it together: the caps can be exceeded by the chats in flight at one moment.
+     */
+    String capRefusal(String peer, JsonValue payload) {
+        if (outbox.pendingFor(peer) >= peers.maxPendingPerPeer()) {
+            refusedFull.increment();
+            return peerQueueFull(peer, peers.maxPendingPerPeer());
+        }
+        long chars = payload instanceof JsonString s ? s.getString().length() : payload == null ? 0 : payload.toString().length();
+        if (outbox.pendingBytes() + ForwardOutbox.ENTRY_OVERHEAD_BYTES + 2 * chars > peers.maxPendingBytes()) {
+            refusedFull.increment();
+            return HUB_QUEUE_FULL;
+        }
         return null;
+    }
+
+    /** The private error of a chat refused by the per-peer cap [OURS wording, in the style of §4.6's refusals]. */
+    public static String peerQueueFull(String peer, long cap) {
+        return "Forward queue to hub '" + peer + "' is full (" + cap + " pending); try again once it drains";
+    }
+
+    /** Chats refused by an outbox cap since start (for /metrics). */
+    public long refusedFull() {
+        return refusedFull.sum();
     }
 
     @Override
@@ -112,8 +152,43 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         outbox.putIfAbsent(new ForwardEntry(e.forwardId(), e.peer(), e.sender(), e.target(), e.request(), e.msgId(), seq,
                 e.clientMsgId(), e.created(), e.expiresAt(), e.notifySender(), e.state(), e.attempts(), e.nextAttemptAt(),
                 e.result(), e.answeringHub(), e.reasonCode(), e.detail(), e.receiptOwed()));
+        firstAttempt(e.peer(), e.forwardId());
+    }
+
+    /**
+     * Runs first attempts on {@code executor} (ours, issue 18: §4.6's "attempt immediately" without a
+     * persistent queue item per forward), at most {@code perPeer} at once per peer; beyond that, and
+     * without an executor, the attempt goes through the work queue. The entry is durable already: a
+     * crash during a direct attempt leaves it pending, and the start-up re-queue retries it.
+     */
+    public void directAttempts(java.util.concurrent.Executor executor, int perPeer) {
+        this.direct = executor;
+        this.directPerPeer = perPeer;
+    }
+
+    private void firstAttempt(String peer, String forwardId) {
+        java.util.concurrent.Executor executor = direct;
+        if (executor != null) {
+            java.util.concurrent.atomic.AtomicInteger running =
+                    directInFlight.computeIfAbsent(peer, p -> new java.util.concurrent.atomic.AtomicInteger());
+            if (running.incrementAndGet() <= directPerPeer) {
+                try {
+                    executor.execute(() -> {
+                        try {
+                            attempt(forwardId);
+                        } finally {
+                            running.decrementAndGet();
+                        }
+                    });
+                    return;
+                } catch (java.util.concurrent.RejectedExecutionException stopped) {
+                    // stopping: the queue takes it
+                }
+            }
+            running.decrementAndGet();
+        }
         // off the journal's completion thread: the queue write is a broker round trip
-        ctx.blocking().execute(() -> schedule(e.forwardId(), 0));
+        ctx.blocking().execute(() -> schedule(forwardId, 0));
     }
 
     private void schedule(String forwardId, long delayMillis) {
@@ -166,12 +241,43 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             answer = new ForwardFrames.Answer(ForwardFrames.Kind.INVALID, null, null, "", "", null);
         }
         int attempts = e.attempts() + 1;
+        if (answer.kind() == ForwardFrames.Kind.INVALID) {
+            peersDown.add(e.peer());
+        } else {
+            peerAnswered(e.peer());
+        }
         switch (answer.kind()) {
             case RESULT -> settle(e, answer.disposition(), attempts, answer.result(), answer.answeringHub(),
                     answer.reasonCode(), answer.detail(), first);
             case REJECTED -> settle(e, ForwardEntry.REFUSED, attempts, null, null, "peer_rejected", "", first);
             default -> failed(e, attempts, first);
         }
+    }
+
+    /**
+     * The peer answered: if it had been unreachable, every entry of it waiting out its back-off is made
+     * due now and re-queued (ours, issue 18), so a peer's return is not followed by up to five minutes of
+     * back-off before the queue drains. The journalled schedule is not changed: after a restart the
+     * entries are re-queued for when they were due, and the first answer then re-queues them again.
+     */
+    private void peerAnswered(String peer) {
+        if (!peersDown.remove(peer)) {
+            return;
+        }
+        ctx.blocking().execute(() -> {
+            double now = ctx.frames().now();
+            int n = 0;
+            for (ForwardEntry waiting : outbox.pending()) {
+                if (waiting.peer().equals(peer) && waiting.nextAttemptAt() > now) {
+                    outbox.update(waiting.forwardId(), x -> x.pending() && x.nextAttemptAt() > now ? x.failed(x.attempts(), now) : x);
+                    schedule(waiting.forwardId(), 0);
+                    n++;
+                }
+            }
+            if (n > 0) {
+                LOG.info("hub '" + peer + "' answers again: " + n + " waiting forwards re-queued now");
+            }
+        });
     }
 
     private void failed(ForwardEntry e, int attempts, boolean first) {
@@ -263,6 +369,9 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         double now = ctx.frames().now();
         List<ForwardEntry> due = graceSeconds <= 0 ? outbox.pending() : outbox.overdue(now - graceSeconds);
         for (ForwardEntry e : due) {
+            if (graceSeconds <= 0 && e.attempts() > 0) {
+                peersDown.add(e.peer()); // unanswered before the restart: its first answer re-queues the rest
+            }
             schedule(e.forwardId(), Math.max(0, Math.round((e.nextAttemptAt() - now) * 1000)));
         }
         return due.size();

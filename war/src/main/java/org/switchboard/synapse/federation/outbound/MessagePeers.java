@@ -20,6 +20,12 @@ public final class MessagePeers {
     public static final String PINS_KEY = "hub.message-peer-pins";
     public static final String TTL_KEY = "hub.message-forward-ttl-seconds";
     public static final String MAX_BACKOFF_KEY = "hub.message-forward-max-backoff-seconds";
+    public static final String MAX_PENDING_PER_PEER_KEY = "hub.message-forward-max-pending-per-peer";
+    public static final String MAX_PENDING_BYTES_KEY = "hub.message-forward-max-pending-bytes";
+    /** Default per-peer cap: five times the outage benchmark (10,000 queued in 60 s). */
+    public static final long DEFAULT_MAX_PENDING_PER_PEER = 50_000;
+    /** Default hub-wide cap on the heap counted for pending forwards (256 MiB). */
+    public static final long DEFAULT_MAX_PENDING_BYTES = 256L * 1024 * 1024;
 
     private static final Pattern PIN = Pattern.compile("^sha256:[0-9a-fA-F]{64}$");
 
@@ -35,16 +41,53 @@ public final class MessagePeers {
     private final String fault;
     private final long ttlSeconds;
     private final long maxBackoffSeconds;
+    private final long maxPendingPerPeer;
+    private final long maxPendingBytes;
 
     private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds) {
         this(peers, fault, ttlSeconds, ForwardBackoff.CAP_SECONDS);
     }
 
     private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds, long maxBackoffSeconds) {
+        this(peers, fault, ttlSeconds, maxBackoffSeconds, DEFAULT_MAX_PENDING_PER_PEER, DEFAULT_MAX_PENDING_BYTES);
+    }
+
+    private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds, long maxBackoffSeconds,
+                         long maxPendingPerPeer, long maxPendingBytes) {
         this.peers = Collections.unmodifiableMap(peers);
         this.fault = fault;
         this.ttlSeconds = ttlSeconds;
         this.maxBackoffSeconds = maxBackoffSeconds;
+        this.maxPendingPerPeer = maxPendingPerPeer;
+        this.maxPendingBytes = maxPendingBytes;
+    }
+
+    /**
+     * The same peers with the outbox caps: at most {@code perPeer} pending forwards to one peer and
+     * {@code bytes} of heap counted for all pending forwards ({@link ForwardOutbox#footprint}); both ≥ 1.
+     */
+    public MessagePeers withPendingCaps(long perPeer, long bytes) {
+        if (fault != null) {
+            return this;
+        }
+        if (perPeer < 1) {
+            return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_PENDING_PER_PEER_KEY, "must be at least 1"), ttlSeconds);
+        }
+        if (bytes < ForwardOutbox.ENTRY_OVERHEAD_BYTES) {
+            return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_PENDING_BYTES_KEY,
+                    "must be at least " + ForwardOutbox.ENTRY_OVERHEAD_BYTES + " bytes"), ttlSeconds);
+        }
+        return new MessagePeers(new LinkedHashMap<>(peers), null, ttlSeconds, maxBackoffSeconds, perPeer, bytes);
+    }
+
+    /** Most pending forwards one peer may hold ({@value #MAX_PENDING_PER_PEER_KEY}). */
+    public long maxPendingPerPeer() {
+        return maxPendingPerPeer;
+    }
+
+    /** Most heap counted for all pending forwards ({@value #MAX_PENDING_BYTES_KEY}). */
+    public long maxPendingBytes() {
+        return maxPendingBytes;
     }
 
     /** The same peers with retries spaced at most {@code seconds} apart ({@code hub.message-forward-max-backoff-seconds}). */
@@ -52,7 +95,8 @@ public final class MessagePeers {
         if (seconds < 1 && fault == null) {
             return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_BACKOFF_KEY, "must be at least 1 second"), ttlSeconds);
         }
-        return new MessagePeers(new LinkedHashMap<>(peers), fault, ttlSeconds, Math.min(ForwardBackoff.CAP_SECONDS, seconds));
+        return new MessagePeers(new LinkedHashMap<>(peers), fault, ttlSeconds, Math.min(ForwardBackoff.CAP_SECONDS, seconds),
+                maxPendingPerPeer, maxPendingBytes);
     }
 
     /** Longest wait between two attempts (at most 300 s). */

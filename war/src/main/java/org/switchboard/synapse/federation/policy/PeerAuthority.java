@@ -29,7 +29,11 @@ public final class PeerAuthority {
 
     /** The peer's hub id when {@code connection} is a proven peer at {@code minVersion}, else null. */
     public String peerId(Connection connection, int minVersion, double now) {
-        String name = connection.name();
+        return peerId(connection, connection.name(), minVersion, now);
+    }
+
+    /** As {@link #peerId(Connection, int, double)} for a socket registering under {@code name} (not bound yet). */
+    public String peerId(Connection connection, String name, int minVersion, double now) {
         if (name == null || !PolicyChecks.hubId(name) || connection.protocolVersion() < minVersion) {
             return null;
         }

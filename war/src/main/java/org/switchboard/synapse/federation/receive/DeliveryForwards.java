@@ -67,11 +67,21 @@ public final class DeliveryForwards implements ForwardedDelivery {
                         frame.add(field, forward.body().get(field));
                     }
                 }
-                delivery.request(answer, requester, frame.build());
+                delivery.request(answer, requester, frame.build(), origin);
             }
             case "delivery_status", "delivery_cancel" -> {
                 if (!policy.authorisesVerb(origin, ForwardReceiver.VERB, now)) {
                     return ForwardReceiver.done(ForwardResult.refused("peer_not_authorised", ""));
+                }
+                // the namespace of the stored target, checked afresh: a grant revoked or narrowed since the
+                // request refuses its follow-ups (an unknown key is left to the delivery service: unknown_request)
+                String storedTarget = forward.body().get("operation_key") instanceof jakarta.json.JsonString k
+                        ? delivery.targetOf(k.getString()) : null;
+                if (storedTarget != null) {
+                    ForwardResult refusal = receiver.namespaceRefusal(policy, origin, storedTarget, now);
+                    if (refusal != null) {
+                        return ForwardReceiver.done(refusal);
+                    }
                 }
                 boolean cancel = "delivery_cancel".equals(forward.kind());
                 if (cancel && degraded) {

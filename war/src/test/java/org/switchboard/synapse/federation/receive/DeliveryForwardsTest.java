@@ -64,10 +64,16 @@ class DeliveryForwardsTest {
         JsonObject status = r.getJsonObject("result").getJsonObject("status");
         assertEquals("delivery_status", status.getString("type"));
         String key = status.getString("operation_key");
-        assertEquals(DeliveryDigests.operationKey(hub.hub.hubId(), "ACME/planner@hub-a", "rq-1"), key,
-                "the requester is seat@origin");
+        assertEquals(DeliveryDigests.operationKey("hub-a", "ACME/planner@hub-a", "rq-1"), key,
+                "the requester is seat@origin, its origin hub the peer (§4.5: origin_hub = origin)");
         JsonObject offer = builder.peer().lastOfType("delivery_offer");
         assertEquals("ACME/planner@hub-a", offer.getString("sender"));
+        assertEquals("hub-a", offer.getString("origin_hub"));
+        assertEquals(hub.hub.hubId(), offer.getString("hub_id"), "the receiving hub sends the offer");
+        JsonObject stored = hub.journal.events().stream().filter(e -> "delivery_intent_accepted".equals(e.kind()))
+                .reduce((x, y) -> y).orElseThrow().payload().getJsonObject("request");
+        assertEquals("hub-a", stored.getString("origin_hub"), "the stored intent names the real origin hub");
+        assertEquals(hub.hub.hubId(), stored.getString("receiving_hub"));
 
         JsonObject read = send(ForwardReceiveTest.forward("d2", "delivery_status", "ACME/planner", null,
                 Json.createObjectBuilder().add("operation_key", key).add("protocol_version", 3)));
@@ -97,5 +103,24 @@ class DeliveryForwardsTest {
         JsonObject ns = send(ForwardReceiveTest.forward("s2", "delivery_request", "ACME/planner", "OTHER/builder",
                 requestBody("rq-3", "follow_up")));
         assertEquals("namespace_not_granted", ns.getString("reason_code"));
+    }
+
+    @Test
+    void followUpsAreRefusedOnceTheGrantNoLongerCoversTheStoredTarget() throws Exception {
+        JsonObject r = send(ForwardReceiveTest.forward("n1", "delivery_request", "ACME/planner", "ACME/builder",
+                requestBody("rq-9", "follow_up")));
+        String key = r.getJsonObject("result").getJsonObject("status").getString("operation_key");
+        // the grant is narrowed to another namespace: hub-a is still a peer, but not for ACME
+        Path policy = dir.resolve("multihub.json");
+        Files.writeString(policy, "{\"version\":1,\"grants\":[{\"sender\":\"hub-a\",\"namespace\":\"OPS\",\"verbs\":[\"message\"]}]}");
+        JsonObject read = send(ForwardReceiveTest.forward("n2", "delivery_status", "ACME/planner", null,
+                Json.createObjectBuilder().add("operation_key", key).add("protocol_version", 3)));
+        assertEquals("refused", read.getString("disposition"), read.toString());
+        assertEquals("namespace_not_granted", read.getString("reason_code"));
+        JsonObject cancel = send(ForwardReceiveTest.forward("n3", "delivery_cancel", "ACME/planner", null,
+                Json.createObjectBuilder().add("operation_key", key).add("protocol_version", 3).add("mutation_id", "m-9")));
+        assertEquals("namespace_not_granted", cancel.getString("reason_code"), cancel.toString());
+        assertTrue(hub.journal.events().stream().noneMatch(e -> "delivery_cancel_requested".equals(e.kind())),
+                "nothing was cancelled");
     }
 }

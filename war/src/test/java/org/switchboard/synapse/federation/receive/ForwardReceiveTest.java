@@ -197,4 +197,24 @@ class ForwardReceiveTest {
         JsonObject c = forward("d", "chat", "ACME/a", "ACME/b", Json.createObjectBuilder().add("payload", "y").add("n", 1)).build();
         assertFalse(ForwardFrame.decode(a).digest().equals(ForwardFrame.decode(c).digest()));
     }
+
+    @Test
+    void aPeerMayHoldSeveralForwardSocketsAtOnceAndIsNoAgent() {
+        TestHub.Client bob = agent("ACME/bob");
+        TestHub.Client first = peer("hub-a", 5);
+        TestHub.Client second = peer("hub-a", 5); // §4.3: one socket per forward, several in flight
+        assertTrue(second.peer().ofType("name_conflict").isEmpty(), second.peer().toString());
+        assertEquals(1, second.peer().ofType("welcome").size(), "§1.4 step 9: the welcome on a secured hub");
+        first.send(forward("p1", "chat", "ACME/alice", "ACME/bob", chatBody("one")));
+        second.send(forward("p2", "chat", "ACME/alice", "ACME/bob", chatBody("two")));
+        assertEquals("accepted", result(first).getString("disposition"));
+        assertEquals("accepted", result(second).getString("disposition"));
+        assertTrue(bob.peer().ofType("presence_update").stream().noneMatch(p -> "hub-a".equals(p.getString("agent", ""))),
+                "a peer socket is no agent: no presence");
+        assertTrue(!hub.hub.context().registry().roster().contains("hub-a"), "nor in the roster");
+        // an agent cannot take a peer's name without the peer's proof: a v4 registration binds as usual
+        TestHub.Client impostor = hub.register("hub-a", Json.createObjectBuilder().add("token", TOKEN).add("protocol_version", 4));
+        impostor.send(forward("p3", "chat", "ACME/alice", "ACME/bob", chatBody("three")));
+        assertEquals(FederationService.NOT_A_PEER, impostor.peer().lastOfType("error").getString("payload"));
+    }
 }
