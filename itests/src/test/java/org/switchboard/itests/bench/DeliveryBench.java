@@ -64,32 +64,32 @@ class DeliveryBench {
             admissions(all, warmup / pairs, "warm-up");
             String jfr = System.getProperty("bench.jfr", "");
             if (!jfr.isEmpty()) {
-                jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=profile", "filename=" + jfr);
+                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=profile", "filename=" + jfr);
             }
-            long cpuBefore = cpuNanos(hub.pid());
-            String loadBefore = loadAverage();
+            long cpuBefore = HubProcess.cpuNanos(hub.pid());
+            String loadBefore = HubProcess.loadAverage();
             long elapsed = admissions(all, requests / pairs, "measured");
-            long cpu = cpuNanos(hub.pid()) - cpuBefore;
+            long cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
             if (!jfr.isEmpty()) {
-                jcmd(hub.pid(), "JFR.stop", "name=deliverybench");
+                HubProcess.jcmd(hub.pid(), "JFR.stop", "name=deliverybench");
             }
             int admitted = (requests / pairs) * pairs;
             double perSecond = admitted / (elapsed / 1e9);
             System.out.printf("DeliveryBench admissions: %d pairs, %d admissions in %.2f s = %.0f admissions/s"
                     + " (each with a rejected outcome freeing its slot); hub CPU %.1f us/admission (%.2f cores); load %s -> %s%n",
-                    pairs, admitted, elapsed / 1e9, perSecond, cpu / 1e3 / admitted, cpu / (double) elapsed, loadBefore, loadAverage());
+                    pairs, admitted, elapsed / 1e9, perSecond, cpu / 1e3 / admitted, cpu / (double) elapsed, loadBefore, HubProcess.loadAverage());
 
             double cycleRate = rate > 0 ? rate : perSecond / 2;
             cyclesRun(all, Math.max(1, cycles / 4 / pairs), cycleRate, null);
             long[] latencies = new long[(cycles / pairs) * pairs];
-            cpuBefore = cpuNanos(hub.pid());
-            loadBefore = loadAverage();
+            cpuBefore = HubProcess.cpuNanos(hub.pid());
+            loadBefore = HubProcess.loadAverage();
             long cycleElapsed = cyclesRun(all, cycles / pairs, cycleRate, latencies);
-            cpu = cpuNanos(hub.pid()) - cpuBefore;
+            cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
             System.out.printf("DeliveryBench cycles: %d request->boundary->ack->outcome cycles offered at %.0f/s, done in %.2f s;"
                     + " request->completed %s; hub CPU %.1f us/cycle (%.2f cores); load %s -> %s%n",
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
-                    cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, loadAverage());
+                    cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
             for (Pair pair : all) {
                 assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
                 pair.close();
@@ -331,21 +331,6 @@ class DeliveryBench {
         throw new AssertionError("hub application not started");
     }
 
-    private static void jcmd(long pid, String... command) throws Exception {
-        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
-        line.addAll(List.of(command));
-        new ProcessBuilder(line).inheritIO().start().waitFor();
-    }
 
-    private static long cpuNanos(long pid) {
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
-    }
 
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 }

@@ -87,16 +87,16 @@ class ForwardBench {
             System.out.printf("ForwardBench warm-up: %d forwarded chats in %d s%n", warmed, warmupSeconds);
             String jfr = System.getProperty("bench.jfr", "");
             if (!jfr.isEmpty()) {
-                jcmd(hubA.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-a.jfr");
-                jcmd(hubB.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-b.jfr");
+                HubProcess.jcmd(hubA.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-a.jfr");
+                HubProcess.jcmd(hubB.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-b.jfr");
             }
             Cpu cpu = new Cpu(hubA, hubB);
             long started = System.nanoTime();
             long measured = saturated(all, window, chats / pairs, 0);
             long elapsed = System.nanoTime() - started;
             if (!jfr.isEmpty()) {
-                jcmd(hubA.pid(), "JFR.stop", "name=fwd");
-                jcmd(hubB.pid(), "JFR.stop", "name=fwd");
+                HubProcess.jcmd(hubA.pid(), "JFR.stop", "name=fwd");
+                HubProcess.jcmd(hubB.pid(), "JFR.stop", "name=fwd");
             }
             double perSecond = measured / (elapsed / 1e9);
             System.out.printf("ForwardBench saturated: %d pairs, window %d, %d forwarded chats in %.2f s = %.0f chats/s;"
@@ -205,7 +205,7 @@ class ForwardBench {
     private void outage(HubServer hubA, HubServer hubB, int count, int seconds) throws Exception {
         hubB.stop();
         Cpu cpu = new Cpu(hubA, null);
-        String loadBefore = loadAverage();
+        String loadBefore = HubProcess.loadAverage();
         long interval = TimeUnit.SECONDS.toNanos(seconds) / count;
         AtomicInteger errors = new AtomicInteger();
         try (RawWebSocket sender = RawWebSocket.open(hubA.port(), 0)) {
@@ -237,7 +237,7 @@ class ForwardBench {
             long pending = awaitMetric(hubA, "synapse_message_forward_pending", count, Duration.ofSeconds(60));
             System.out.printf("ForwardBench outage: %d chats sent in %.1f s with the peer down, %d pending at the origin,"
                     + " %d refused; %s; load %s -> %s%n", count, queuedIn / 1e9, pending, errors.get(),
-                    cpu.originOnly(count), loadBefore, loadAverage());
+                    cpu.originOnly(count), loadBefore, HubProcess.loadAverage());
         }
         long restartAt = System.nanoTime();
         hubB.restart();
@@ -468,21 +468,21 @@ class ForwardBench {
         Cpu(HubServer a, HubServer b) {
             this.a = a;
             this.b = b;
-            this.a0 = cpuNanos(a.pid());
-            this.b0 = b == null ? 0 : cpuNanos(b.pid());
-            this.load = loadAverage();
+            this.a0 = HubProcess.cpuNanos(a.pid());
+            this.b0 = b == null ? 0 : HubProcess.cpuNanos(b.pid());
+            this.load = HubProcess.loadAverage();
         }
 
         String per(long chats, long elapsed) {
-            long da = cpuNanos(a.pid()) - a0;
-            long db = cpuNanos(b.pid()) - b0;
+            long da = HubProcess.cpuNanos(a.pid()) - a0;
+            long db = HubProcess.cpuNanos(b.pid()) - b0;
             return String.format("hub CPU per forwarded chat: origin %.1f us + receiver %.1f us = %.1f us (%.2f + %.2f cores);"
                     + " load %s -> %s", da / 1e3 / chats, db / 1e3 / chats, (da + db) / 1e3 / chats,
-                    da / (double) elapsed, db / (double) elapsed, load, loadAverage());
+                    da / (double) elapsed, db / (double) elapsed, load, HubProcess.loadAverage());
         }
 
         String originOnly(long chats) {
-            return String.format("origin CPU %.1f us per queued chat", (cpuNanos(a.pid()) - a0) / 1e3 / chats);
+            return String.format("origin CPU %.1f us per queued chat", (HubProcess.cpuNanos(a.pid()) - a0) / 1e3 / chats);
         }
     }
 
@@ -513,21 +513,6 @@ class ForwardBench {
         return Json.createReader(new StringReader(text)).readObject();
     }
 
-    private static void jcmd(long pid, String... command) throws Exception {
-        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
-        line.addAll(List.of(command));
-        new ProcessBuilder(line).inheritIO().start().waitFor();
-    }
 
-    private static long cpuNanos(long pid) {
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
-    }
 
-    private static String loadAverage() {
-        try {
-            return Files.readString(Path.of("/proc/loadavg")).trim();
-        } catch (IOException e) {
-            return "unknown";
-        }
-    }
 }

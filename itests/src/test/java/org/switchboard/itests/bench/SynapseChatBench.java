@@ -91,17 +91,17 @@ class SynapseChatBench {
             long hubPid = hub != null ? hub.pid() : Long.getLong("bench.pid", 0L);
             String jfr = System.getProperty("bench.jfr", "");
             if (!jfr.isEmpty() && hubPid > 0) {
-                jcmd(hubPid, "JFR.start", "name=chatbench", "settings=profile", "filename=" + jfr);
+                HubProcess.jcmd(hubPid, "JFR.start", "name=chatbench", "settings=profile", "filename=" + jfr);
             }
-            String loadBefore = loadAverage();
-            long cpuBefore = cpuNanos(hubPid);
-            long clientCpuBefore = cpuNanos(ProcessHandle.current().pid());
+            String loadBefore = HubProcess.loadAverage();
+            long cpuBefore = HubProcess.cpuNanos(hubPid);
+            long clientCpuBefore = HubProcess.cpuNanos(ProcessHandle.current().pid());
             long elapsed = run(all, messages / pairs, latencies);
-            long cpuUsed = cpuNanos(hubPid) - cpuBefore;
-            long clientCpuUsed = cpuNanos(ProcessHandle.current().pid()) - clientCpuBefore;
-            String loadAfter = loadAverage();
+            long cpuUsed = HubProcess.cpuNanos(hubPid) - cpuBefore;
+            long clientCpuUsed = HubProcess.cpuNanos(ProcessHandle.current().pid()) - clientCpuBefore;
+            String loadAfter = HubProcess.loadAverage();
             if (!jfr.isEmpty() && hubPid > 0) {
-                jcmd(hubPid, "JFR.stop", "name=chatbench");
+                HubProcess.jcmd(hubPid, "JFR.stop", "name=chatbench");
             }
             int received = (messages / pairs) * pairs;
             reactions.interrupt();
@@ -189,27 +189,8 @@ class SynapseChatBench {
         return elapsed;
     }
 
-    /** User plus system CPU time of a process, from {@code /proc} (0 when unknown). */
-    private static long cpuNanos(long pid) {
-        if (pid <= 0) {
-            return 0;
-        }
-        return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
-    }
 
-    private static String loadAverage() {
-        try {
-            return java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim();
-        } catch (java.io.IOException e) {
-            return "unknown";
-        }
-    }
 
-    private static void jcmd(long pid, String... command) throws Exception {
-        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
-        line.addAll(List.of(command));
-        new ProcessBuilder(line).inheritIO().start().waitFor();
-    }
 
     /** Waits out the 503s between Payara's readiness and the end of the application's start-up. */
     private static void awaitApplication(HubServer hub) throws Exception {
