@@ -12,8 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.logging.Level;
@@ -28,12 +26,12 @@ import org.switchboard.synapse.wire.JsonFields;
 
 /**
  * The directed backlog (§8): replay on registration, {@code ack}, receiver watermarks, pending
- * counts for {@code who_snapshot}. Keeps an in-memory index of the newest journalled directed chats
- * ({@code seq → sender, target}) so acks and counts never touch the database. The index is bounded
- * ({@link #DIRECTED_INDEX_LIMIT} by default): under sustained chat the oldest entries are dropped, so memory
- * and the cost of a pending count stay flat. An ack of a dropped seq is checked against the journal
- * instead; pending counts cover the indexed window (older backlog stays in the journal, reachable
- * through the inbox query).
+ * counts for {@code who_snapshot}. Keeps an in-memory index of journalled directed chats
+ * ({@link DirectedIndex}) so acks and counts never touch the database. A chat leaves the index once
+ * every named recipient's watermark has passed it; the size limit ({@link #DIRECTED_INDEX_LIMIT} by
+ * default) remains a backstop for chats to roles, bare projects or globs, whose recipients cannot be
+ * listed. An ack of a chat the limit dropped is checked against the journal instead; pending counts
+ * cover the indexed window (older backlog stays in the journal, reachable through the inbox query).
  */
 public final class MailboxService {
 
@@ -49,19 +47,11 @@ public final class MailboxService {
     /** Directed chats kept in the in-memory index: ten mailbox replay windows. */
     public static final int DIRECTED_INDEX_LIMIT = 10 * REPLAY_SCAN;
 
-    /** One journalled directed chat. */
-    public record DirectedChat(String sender, String target) {
-    }
-
     private final SynapseContext ctx;
     private final ReceiptService receipts;
     private final int directedIndexLimit;
-    private final ConcurrentSkipListMap<Long, DirectedChat> directed = new ConcurrentSkipListMap<>();
-    /** Size of {@link #directed} (the skip list's own size() walks every entry). */
-    private final AtomicInteger directedCount = new AtomicInteger();
-    /** Highest seq dropped from the index (0 = nothing dropped yet). */
-    private final AtomicLong prunedThrough = new AtomicLong();
     private final ConcurrentHashMap<String, Long> watermarks = new ConcurrentHashMap<>();
+    private final DirectedIndex directed;
     private final ConcurrentHashMap<String, Double> tracked = new ConcurrentHashMap<>();
     private final AtomicLong highestSeq = new AtomicLong();
     /** Sockets bound with a mailbox replay (pending, or finished within {@link ReplayGuard#KEEP_SECONDS}). */
@@ -77,6 +67,7 @@ public final class MailboxService {
         this.ctx = ctx;
         this.receipts = receipts;
         this.directedIndexLimit = Math.max(1, directedIndexLimit);
+        this.directed = new DirectedIndex(this.directedIndexLimit, this::watermark);
     }
 
     /** Indexes a committed chat (live or replayed at start-up). */
@@ -85,10 +76,7 @@ public final class MailboxService {
         if (channelTagged || !Addressing.isDirectedTarget(target)) {
             return;
         }
-        if (directed.put(seq, new DirectedChat(sender, target)) == null
-                && directedCount.incrementAndGet() > directedIndexLimit) {
-            pruneIndex();
-        }
+        directed.add(seq, sender, target);
         for (String part : Addressing.parts(target)) {
             if (!Addressing.hasMeta(part)) {
                 track(part, now);
@@ -127,6 +115,9 @@ public final class MailboxService {
             return Math.max(old, candidate);
         });
         track(identity, ctx.frames().now());
+        if (after == capped && before[0] < capped) {
+            directed.advanced(identity);
+        }
         if (after != capped || before[0] >= capped || !ctx.hasJournal()) {
             return;
         }
@@ -145,10 +136,10 @@ public final class MailboxService {
             return;
         }
         String identity = identityFor(connection.name(), JsonFields.string(frame, "mailbox_for"));
-        DirectedChat chat = directed.get(seq);
+        DirectedIndex.Entry chat = directed.get(seq);
         if (chat != null && Addressing.isRecipient(chat.target(), identity, connection.roles())) {
             advance(identity, seq, "ack");
-        } else if (chat == null && seq <= prunedThrough.get() && seq > watermark(identity) && ctx.hasJournal()) {
+        } else if (chat == null && seq <= directed.sizePrunedThrough() && seq > watermark(identity) && ctx.hasJournal()) {
             ackFromJournal(identity, seq, connection.roles());
         }
         receipts.settle(seq, identity, connection.roles());
@@ -170,21 +161,14 @@ public final class MailboxService {
         });
     }
 
-    /** Drops the oldest index entries down to the limit. */
-    private void pruneIndex() {
-        while (directedCount.get() > directedIndexLimit) {
-            Map.Entry<Long, DirectedChat> oldest = directed.pollFirstEntry();
-            if (oldest == null) {
-                return;
-            }
-            directedCount.decrementAndGet();
-            prunedThrough.accumulateAndGet(oldest.getKey(), Math::max);
-        }
-    }
-
     /** Directed chats currently indexed (at most the index limit). */
     public int indexedDirectedChats() {
-        return directedCount.get();
+        return directed.size();
+    }
+
+    /** Names with directed chats pending in the index (each keeps a backlog of seqs). */
+    public int namesWithBacklog() {
+        return directed.names();
     }
 
     /**
@@ -318,16 +302,12 @@ public final class MailboxService {
         return replayGuards.size();
     }
 
-    /** Undelivered directed chats for {@code identity} after its watermark (§8.5), within the indexed window. */
+    /**
+     * Undelivered directed chats for {@code identity} after its watermark (§8.5), within the indexed window:
+     * kept as counts per name, so only chats to roles, bare projects or globs are looked at one by one.
+     */
     public long pendingFor(String identity, Collection<String> roles) {
-        long count = 0;
-        for (Map.Entry<Long, DirectedChat> e : directed.tailMap(watermark(identity), false).entrySet()) {
-            DirectedChat chat = e.getValue();
-            if (!identity.equals(chat.sender()) && Addressing.isRecipient(chat.target(), identity, roles)) {
-                count++;
-            }
-        }
-        return count;
+        return directed.pendingFor(identity, roles);
     }
 
     /** {@code who_snapshot.mailbox_pending}: online logical identities plus recently touched ones; null without a journal. */
@@ -366,6 +346,7 @@ public final class MailboxService {
             Long through = JsonFields.integer(p, "through_seq");
             if (identity != null && through != null) {
                 watermarks.merge(identity, through, Math::max);
+                directed.advanced(identity);
             }
         }
         highestSeq.accumulateAndGet(event.seq(), Math::max);
