@@ -94,6 +94,7 @@ public class CoordinationState implements ClaimsState, BoardState, CapabilitySta
         darkSeats = new DarkSeatWatch(settings.darkSeatGraceSeconds());
         SynapseContext ctx = hub.context();
         long started = System.nanoTime();
+        long cpuStarted = org.switchboard.lifecycle.ThreadCpu.now();
         int[] count = {0};
         if (ctx.hasJournal()) {
             readAll(ctx.journal(), REPLAY_KINDS, event -> {
@@ -110,7 +111,8 @@ public class CoordinationState implements ClaimsState, BoardState, CapabilitySta
         resources.expire(now);
         capabilities.expire(now);
         LOG.info("SYNAPSE coordination rebuilt from " + count[0] + " journal events in "
-                + (System.nanoTime() - started) / 1_000_000 + " ms: " + book.liveClaims(now).size() + " live claims");
+                + (System.nanoTime() - started) / 1_000_000 + " ms (cpu " + org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted)
+                + " ms): " + book.liveClaims(now).size() + " live claims");
     }
 
     /**

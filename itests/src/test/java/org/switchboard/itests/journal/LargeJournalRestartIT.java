@@ -1,0 +1,100 @@
+package org.switchboard.itests.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.StringReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.switchboard.itests.support.HubServer;
+import org.switchboard.itests.support.SynapseClient;
+
+/**
+ * Restart on a large journal (issue 20): a journal of {@code -Drestart.events} events (10⁶ by default)
+ * is written offline by {@link JournalGenerator}, then one hub boots on it. The hub must rebuild what
+ * the events leave (live claims, board tasks, a receiver's unacked mailbox) and report its start-up
+ * replay time, which is checked only against a generous bound ({@code -Drestart.bound-ms}).
+ */
+class LargeJournalRestartIT {
+
+    /** 2·10⁵ in CI (about a minute to write); the benchmark figure uses {@code -Drestart.events=1000000}. */
+    private static final long EVENTS = Long.getLong("restart.events", 200_000);
+    /** Generous: the CI machine runs at load 20-40; the figures that count are in benchmarks.md. */
+    private static final long BOUND_MS = Long.getLong("restart.bound-ms", 180_000);
+    private static final String HUB_ID = "syn-0a1b2c3d";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Pattern REPLAY = Pattern.compile("ready \\(journal replay (\\d+) ms, cpu (\\d+) ms");
+    private static final Pattern COORDINATION = Pattern.compile("coordination rebuilt from (\\d+) journal events in (\\d+) ms \\(cpu (\\d+) ms\\)");
+    private HubServer hub;
+
+    @AfterEach
+    void stop() {
+        if (hub != null) {
+            hub.stop();
+        }
+    }
+
+    @Test
+    void aHubOnAGeneratedJournalRebuildsItsStateAndSaysHowLongReplayTook() throws Exception {
+        hub = HubServer.prepare(Map.of());
+        long started = System.nanoTime();
+        double now = System.currentTimeMillis() / 1000.0;
+        JournalGenerator.Expected expected = new JournalGenerator(HUB_ID, now - EVENTS * 0.01 - 60)
+                .write(hub.dataDir(), EVENTS);
+        long generated = (System.nanoTime() - started) / 1_000_000;
+        long bootStarted = System.nanoTime();
+        hub.restart();
+        long boot = (System.nanoTime() - bootStarted) / 1_000_000;
+
+        String log = Files.readString(hub.logFile());
+        Matcher replay = REPLAY.matcher(log);
+        Matcher coordination = COORDINATION.matcher(log);
+        assertTrue(replay.find(), "the hub logs its journal replay time");
+        assertTrue(coordination.find(), "the hub logs its coordination rebuild time");
+        long replayMillis = Long.parseLong(replay.group(1));
+        long coordinationMillis = Long.parseLong(coordination.group(2));
+        long hubCpu = ProcessHandle.of(hub.pid()).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toMillis).orElse(-1L);
+        System.out.printf("restart on %,d events (last seq %,d): generated in %,d ms; journal replay %,d ms (cpu %s ms),"
+                + " coordination rebuild %,d ms (cpu %s ms, %s events); boot to ready %,d ms, hub cpu at ready %,d ms%n",
+                EVENTS, expected.lastSeq(), generated, replayMillis, replay.group(2), coordinationMillis,
+                coordination.group(3), coordination.group(1), boot, hubCpu);
+
+        HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(hub.http("/health")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        JsonObject body = Json.createReader(new StringReader(health.body())).readObject();
+        assertEquals(0, body.getInt("journal_corrupt_rows"), health.body());
+        assertEquals(expected.liveClaims(), body.getInt("active_claims"), health.body());
+
+        try (SynapseClient late = SynapseClient.connect(hub.webSocketUri(), JournalGenerator.LATE_RECEIVER)) {
+            late.expectType("welcome");
+            late.send(SynapseClient.frame("heartbeat", "System", "online").add("mailbox", true)
+                    .add("since_seq", expected.firstUnackedSeq() - 1));
+            Set<Long> replayed = new HashSet<>();
+            while (replayed.size() < expected.unacked()) {
+                JsonObject frame = late.next(WAIT);
+                if ("chat".equals(frame.getString("type", "")) && frame.getBoolean("replayed", false)) {
+                    replayed.add(frame.getJsonNumber("seq").longValue());
+                }
+            }
+            assertEquals(expected.unacked(), replayed.size());
+            late.send(SynapseClient.frame("board_request", "System", "board"));
+            JsonObject board = late.expect(f -> "board_snapshot".equals(f.getString("type", "")), WAIT).getJsonObject("board");
+            int tasks = board.containsKey("total_tasks") ? board.getInt("total_tasks") : board.getJsonArray("tasks").size();
+            assertEquals(expected.boardTasks(), tasks, "every generated board task");
+        }
+        assertTrue(replayMillis + coordinationMillis < BOUND_MS, "start-up replay " + (replayMillis + coordinationMillis)
+                + " ms within the bound of " + BOUND_MS + " ms");
+    }
+}
