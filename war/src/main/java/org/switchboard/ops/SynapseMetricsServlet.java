@@ -67,6 +67,8 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_active_claims", "Live claims.", claims);
         gauge(out, "synapse_resource_offers", "Resource offers.", offers);
         gauge(out, "synapse_chat_history_messages", "Retained public chat history.", hub.chat().history().size());
+        gauge(out, "synapse_mailbox_indexed_chats", "Directed chats in the mailbox index (owed to a named recipient,"
+                + " or to roles, projects or globs).", hub.mailbox().indexedDirectedChats());
         gauge(out, "synapse_blackboard_tasks", "Blackboard tasks.", tasks);
         counter(out, "synapse_messages_total", "Highest msg_id assigned.", hub.chat().lastMsgId());
         gauge(out, "synapse_live_waiters", "Bound -rx sidecars.", waiters);

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -119,6 +121,53 @@ class SynapseMailboxIT {
                 bob.expectNone(f -> "error".equals(f.getString("type", "")), Duration.ofMillis(500));
             }
         }
+    }
+
+    @Test
+    @Order(4)
+    void directedChatsEveryReceiverAckedLeaveTheIndexUnderChurn() throws Exception {
+        long before = indexedChats();
+        int pairs = 5;
+        int rounds = 40;
+        List<SynapseClient> senders = new ArrayList<>();
+        List<SynapseClient> receivers = new ArrayList<>();
+        try {
+            for (int p = 0; p < pairs; p++) {
+                senders.add(SynapseClient.register(hub.webSocketUri(), "churn/s" + p));
+                receivers.add(SynapseClient.register(hub.webSocketUri(), "churn/r" + p));
+            }
+            for (int round = 0; round < rounds; round++) {
+                for (int p = 0; p < pairs; p++) {
+                    senders.get(p).send(SynapseClient.frame("chat", "churn/r" + p, "churn " + round));
+                }
+                for (int p = 0; p < pairs; p++) {
+                    String text = "churn " + round;
+                    String own = "churn/r" + p; // with compatibility fan-out every socket sees every chat
+                    JsonObject chat = receivers.get(p).expect(f -> "chat".equals(f.getString("type", ""))
+                            && text.equals(f.getString("payload", "")) && own.equals(f.getString("target", "")), WAIT);
+                    receivers.get(p).send(SynapseClient.frame("ack", "all", "").add("seq", chat.getJsonNumber("seq").longValue()));
+                }
+            }
+            for (int p = 0; p < pairs; p++) {
+                assertEquals(0, pending(receivers.get(p), "churn/r" + p), "every churn chat acked");
+            }
+            assertEquals(before, indexedChats(), pairs * rounds + " acked chats left the index (" + before + " before)");
+        } finally {
+            senders.forEach(SynapseClient::close);
+            receivers.forEach(SynapseClient::close);
+        }
+    }
+
+    /** {@code synapse_mailbox_indexed_chats} from {@code /metrics}. */
+    private static long indexedChats() throws Exception {
+        String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(hub.http("/metrics"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith("synapse_mailbox_indexed_chats ")) {
+                return (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+            }
+        }
+        throw new AssertionError("no synapse_mailbox_indexed_chats in /metrics");
     }
 
     private static int pending(SynapseClient client, String identity) {

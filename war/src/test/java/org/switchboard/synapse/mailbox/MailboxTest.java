@@ -209,4 +209,32 @@ class MailboxTest {
                         .add("hub_id", "syn-other").add("since_seq", 0).add("limit", 2)));
         assertEquals("hub_changed", bob.peer().lastOfType("history_snapshot").getJsonObject("inbox_page").getString("reason"));
     }
+
+    @Test
+    void acksThroughTheHubEmptyTheDirectedIndexAndThePendingCounts() {
+        TestHub test = new TestHub(new InMemoryJournal());
+        List<TestHub.Client> senders = new java.util.ArrayList<>();
+        List<TestHub.Client> receivers = new java.util.ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            senders.add(test.register("churn/s" + p));
+            receivers.add(test.register("churn/r" + p));
+        }
+        for (int round = 0; round < 20; round++) {
+            for (int p = 0; p < 3; p++) {
+                senders.get(p).chat("churn/r" + p, "churn " + round);
+            }
+            for (int p = 0; p < 3; p++) {
+                String own = "churn/r" + p; // every socket sees every chat here (compatibility fan-out)
+                List<JsonObject> mine = receivers.get(p).peer().ofType("chat").stream()
+                        .filter(f -> own.equals(f.getString("target"))).toList();
+                long seq = mine.get(mine.size() - 1).getJsonNumber("seq").longValue();
+                receivers.get(p).send(TestHub.frame("ack", "all", "").add("seq", seq));
+            }
+        }
+        for (int p = 0; p < 3; p++) {
+            assertEquals(0, test.hub.mailbox().pendingFor("churn/r" + p, List.of()));
+        }
+        assertEquals(0, test.hub.mailbox().indexedDirectedChats());
+        assertEquals(0, test.hub.mailbox().pendingSnapshot().getInt("churn/r0"));
+    }
 }
