@@ -56,7 +56,8 @@ public final class FederationService {
         this.ctx = ctx;
         SynapseSettings s = ctx.settings();
         this.peers = new PeerAuthority(policySource(s.multihubPolicy()), s.secured());
-        this.receiver = new ForwardReceiver(ctx, chat, InboundLedgers.resolve(), corruptRows, delivery::sessionsSnapshot,
+        this.receiver = new ForwardReceiver(ctx, chat,
+                InboundLedgers.resolve(ctx.hasJournal() ? ctx.journal() : null), corruptRows, delivery::sessionsSnapshot,
                 new DeliveryForwards(ctx, delivery));
         this.attachments = attachments;
         this.peerReads = new PeerReadService(ctx, peers, path(s.attachmentRecipientPolicy()), attachments,

@@ -24,8 +24,9 @@ import org.switchboard.synapse.SynapseContextSource;
 
 /**
  * Container side of the forward outbox: builds the {@link ForwardService} when the hub is built
- * (replaying the outbox's journal events), carries every attempt as a JMS work item (the same seam as
- * REDSYN webhook retries; the broker schedules the back-off delay and keeps it across a restart), and
+ * (replaying the outbox's journal events), runs first attempts on its own pool (those beyond the
+ * per-peer cap wait in memory), carries every retry as a JMS work item (the same seam as REDSYN
+ * webhook retries; the broker schedules the back-off delay and keeps it across a restart), and
  * runs the 1 s expiry loop plus a recovery sweep that re-queues entries whose item was lost.
  */
 @ApplicationScoped
@@ -36,7 +37,7 @@ public class ForwardDispatcher implements WorkHandler {
     /** How late an entry must be before the sweep re-queues it. */
     static final double GRACE_SECONDS = 30;
     private static final int REPLAY_PAGE = 2000;
-    /** First attempts running at once per peer (each on its own fresh socket, §4.3); more go through the queue. */
+    /** First attempts running at once per peer (each on its own fresh socket, §4.3); more wait in memory for a slot. */
     static final int DIRECT_PER_PEER = 32;
     private static final Logger LOG = Logger.getLogger(ForwardDispatcher.class.getName());
 

@@ -2,10 +2,16 @@ package org.switchboard.synapse.federation.receive;
 
 import jakarta.enterprise.inject.spi.CDI;
 import java.util.logging.Logger;
+import javax.naming.InitialContext;
+import javax.naming.NamingException;
+import javax.sql.DataSource;
+import org.switchboard.journal.Journal;
 
 /**
- * Finds the durable inbound ledger: the hub core is built by constructors, so the container's
- * {@link JpaInboundLedger} is looked up here; outside a container (unit tests) it lives in memory.
+ * Finds the durable inbound ledger: on a journal that writes side rows, the
+ * {@link JournalInboundLedger} (records ride the journal's group commit); else the container's
+ * {@link JpaInboundLedger}, looked up here because the hub core is built by constructors; outside a
+ * container (unit tests) it lives in memory.
  */
 public final class InboundLedgers {
 
@@ -14,7 +20,19 @@ public final class InboundLedgers {
     private InboundLedgers() {
     }
 
-    /** The container's ledger, or a memory one when there is no CDI container or database. */
+    /** The ledger for a hub with {@code journal} (null: none). */
+    public static InboundLedger resolve(Journal journal) {
+        if (journal != null && journal.writesSideRows()) {
+            try {
+                return new JournalInboundLedger(journal, (DataSource) new InitialContext().lookup("jdbc/switchboard"));
+            } catch (NamingException | RuntimeException e) {
+                LOG.fine("SYNAPSE inbound forward ledger: no jdbc/switchboard data source; trying the JPA ledger");
+            }
+        }
+        return resolve();
+    }
+
+    /** The container's JPA ledger, or a memory one when there is no CDI container or database. */
     public static InboundLedger resolve() {
         try {
             var found = CDI.current().select(JpaInboundLedger.class);

@@ -451,7 +451,7 @@ class ForwardServiceTest {
     }
 
     @Test
-    void firstAttemptsRunDirectlyUpToTheCapPerPeerAndTheRestGoThroughTheQueue() {
+    void firstAttemptsBeyondTheCapPerPeerWaitInMemoryForTheNextFreeSlot() {
         List<Runnable> running = new ArrayList<>();
         service.directAttempts(running::add, 1);
         TestHub.Client alice = alice();
@@ -459,13 +459,35 @@ class ForwardServiceTest {
         assertTrue(scheduled.isEmpty(), "no queue item for a direct first attempt");
         assertEquals(1, running.size());
         plainChat(alice, "ACME/bob@hub-b", "two"); // one direct attempt already running for hub-b
-        assertEquals(1, running.size());
-        assertEquals(1, scheduled.size(), "beyond the cap: through the queue");
+        assertEquals(1, running.size(), "no second worker beyond the cap");
+        assertTrue(scheduled.isEmpty(), "beyond the cap: waits in memory, no queue item");
         peer.answers.add(accepted());
-        running.get(0).run();
-        assertEquals("one", peer.forwards.get(0).getJsonObject("body").getString("payload"));
+        peer.answers.add(accepted());
+        running.get(0).run(); // the worker takes the waiting attempt after its own
+        assertEquals(List.of("one", "two"), peer.forwards.stream()
+                .map(f -> f.getJsonObject("body").getString("payload")).collect(Collectors.toList()));
+        assertEquals(0, service.outbox().pending().size(), "both settled");
         plainChat(alice, "ACME/bob@hub-b", "three"); // the slot is free again
         assertEquals(2, running.size());
-        assertEquals(1, scheduled.size());
+        assertTrue(scheduled.isEmpty());
+    }
+
+    @Test
+    void withDirectAttemptsThePeersReturnMakesItsWaitingForwardsDueInMemory() {
+        List<Runnable> running = new ArrayList<>();
+        service.directAttempts(running::add, 1);
+        TestHub.Client alice = alice();
+        plainChat(alice, "ACME/bob@hub-b", "one");
+        running.get(0).run(); // no answer: back-off item due in 1 s
+        assertEquals(List.of(new Scheduled(scheduled.get(0).forwardId(), 1000)), scheduled);
+        String waiting = scheduled.get(0).forwardId();
+        plainChat(alice, "ACME/bob@hub-b", "two");
+        peer.answers.add(accepted());
+        peer.answers.add(accepted());
+        running.get(1).run(); // the peer answers "two": "one" is made due, and this worker (the peer's one slot) takes it
+        assertEquals(1, scheduled.size(), "no new queue item for the made-due forward");
+        assertEquals(2, running.size());
+        assertEquals(3, peer.forwards.size());
+        assertNull(service.outbox().get(waiting), "settled without waiting out its back-off");
     }
 }

@@ -1,0 +1,100 @@
+package org.switchboard.synapse.federation.receive;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.List;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.switchboard.journal.SideRow;
+import org.switchboard.synapse.InMemoryJournal;
+
+/** The inbound ledger on the journal's side rows, against the V5 table in an in-memory H2. */
+class JournalInboundLedgerTest {
+
+    private final InMemoryJournal journal = new InMemoryJournal().writingSideRows();
+    private JdbcDataSource db;
+    private JournalInboundLedger ledger;
+    private int written;
+
+    @BeforeEach
+    void schema() throws Exception {
+        db = new JdbcDataSource();
+        db.setURL("jdbc:h2:mem:inbound-ledger-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+        String script;
+        try (InputStream in = getClass().getResourceAsStream("/db/migration/h2/V5__federation_inbound.sql")) {
+            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
+                if (!statement.isBlank()) {
+                    s.execute(statement);
+                }
+            }
+        }
+        ledger = new JournalInboundLedger(journal, db);
+    }
+
+    /** What the journal writer does with the side rows of its transaction. */
+    private void commitSideRows() throws Exception {
+        List<InMemoryJournal.Write> writes = journal.sideRowWrites();
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            for (InMemoryJournal.Write w : writes.subList(written, writes.size())) {
+                for (SideRow row : w.sideRows()) {
+                    try (PreparedStatement insert = c.prepareStatement(row.statement())) {
+                        row.bind(insert);
+                        insert.addBatch();
+                        insert.executeBatch();
+                    }
+                }
+            }
+            c.commit();
+        }
+        written = writes.size();
+    }
+
+    private static JsonObject result(long seq) {
+        return Json.createObjectBuilder().add("seq", seq).add("delivered", true).build();
+    }
+
+    @Test
+    void aRecordRidesAsOneSideRowWithNoEventAndIsFoundOnceCommitted() throws Exception {
+        assertNull(ledger.find("hub-a", "f-1"));
+        assertTrue(ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5)));
+        assertEquals(1, journal.sideRowWrites().size());
+        assertEquals(List.of(), journal.sideRowWrites().get(0).kinds(), "no journal event of its own");
+        commitSideRows();
+        InboundLedger.Entry found = ledger.find("hub-a", "f-1");
+        assertEquals(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5), found);
+        assertNull(ledger.find("hub-c", "f-1"), "keyed by origin as well");
+    }
+
+    @Test
+    void aRepeatOfAKnownKeyLeavesTheFirstRowAndFailsNothingInItsBatch() throws Exception {
+        ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5));
+        commitSideRows();
+        ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d2", result(9), 13.0));
+        ledger.record(new InboundLedger.Entry("hub-a", "f-2", "chat", "d3", result(10), 13.0));
+        commitSideRows(); // would throw on a key violation
+        assertEquals("d1", ledger.find("hub-a", "f-1").digest());
+        assertEquals("d3", ledger.find("hub-a", "f-2").digest());
+    }
+
+    @Test
+    void aFailedCommitFailsTheRecord() {
+        journal.failAppends(true);
+        assertThrows(IllegalStateException.class,
+                () -> ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5)));
+    }
+}
