@@ -18,10 +18,12 @@ import org.h2.tools.SimpleResultSet;
  * durability rules that out. Without this the chunk table grows by one entry per commit, in the file
  * and in the heap (about 230 bytes each: ~0.35 MB a minute in the 30-minute soak).
  *
- * <p>The work runs inside H2, as a Java function H2 calls with its own session's connection
- * ({@link #ALIAS}): the connection pool only hands out proxies, never H2's connection itself. H2 finds
- * this class through the calling thread's context class loader (the application's). Compiled against
- * H2's classes, which only an H2 database loads: nothing here is touched on PostgreSQL.
+ * <p>The work needs H2's own connection. A pool that unwraps its proxy to H2's connection (JDBC's
+ * {@code unwrap}; Payara's and WildFly's do) gives it directly. Otherwise the work runs inside H2, as a
+ * Java function H2 calls with its own session's connection ({@link #ALIAS}); H2 then loads this class
+ * by name, which fails where H2 cannot see the application's classes (WildFly's H2 module after a
+ * restart), so the direct way comes first. Compiled against H2's classes, which only an H2 database
+ * loads: nothing here is touched on PostgreSQL.
  */
 public final class H2FileCompaction {
 
@@ -48,6 +50,11 @@ public final class H2FileCompaction {
      * when it is not an embedded file. Cheap: no SQL metadata table is built.
      */
     static FileState state(Connection connection) throws SQLException {
+        JdbcConnection own = ownConnection(connection);
+        if (own != null) {
+            MVStore store = fileStore(own);
+            return store == null ? null : new FileState(chunkCount(store), store.getCurrentVersion(), store.getRetentionTime());
+        }
         try (PreparedStatement call = connection.prepareStatement("CALL " + COUNT_ALIAS + "()");
                 ResultSet result = call.executeQuery()) {
             if (!result.next() || result.getInt(1) < 0) {
@@ -76,6 +83,10 @@ public final class H2FileCompaction {
      * H2's retention time). Returns the number of chunks in the file afterwards.
      */
     static int compact(Connection connection, int targetFillRate, int maxWriteBytes) throws SQLException {
+        JdbcConnection own = ownConnection(connection);
+        if (own != null) {
+            return compactInSession(own, targetFillRate, maxWriteBytes);
+        }
         try (PreparedStatement call = connection.prepareStatement("CALL " + ALIAS + "(?, ?)")) {
             call.setInt(1, targetFillRate);
             call.setInt(2, maxWriteBytes);
@@ -115,6 +126,26 @@ public final class H2FileCompaction {
             row.addRow(chunkCount(store), store.getCurrentVersion(), store.getRetentionTime());
         }
         return row;
+    }
+
+    /**
+     * Whether {@link #state} and {@link #compact} reach H2's connection behind {@code connection} directly,
+     * so the functions of {@link #declare} are not needed.
+     */
+    static boolean direct(Connection connection) {
+        return ownConnection(connection) != null;
+    }
+
+    /** H2's own connection behind a pool's proxy (or the connection itself), null when the pool does not unwrap. */
+    private static JdbcConnection ownConnection(Connection connection) {
+        if (connection instanceof JdbcConnection h2) {
+            return h2;
+        }
+        try {
+            return connection.isWrapperFor(JdbcConnection.class) ? connection.unwrap(JdbcConnection.class) : null;
+        } catch (SQLException | RuntimeException | AbstractMethodError e) {
+            return null; // a pool without unwrap support: the function aliases remain
+        }
     }
 
     /** The open, writable file store behind an H2 session's connection, or null. */

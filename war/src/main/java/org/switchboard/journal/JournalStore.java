@@ -173,7 +173,7 @@ public class JournalStore {
     }
 
     private void declareCompaction(Connection connection) throws SQLException {
-        if (!compactionDeclared) {
+        if (!compactionDeclared && !H2FileCompaction.direct(connection)) {
             H2FileCompaction.declare(connection);
             compactionDeclared = true;
         }

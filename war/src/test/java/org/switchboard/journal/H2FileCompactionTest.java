@@ -1,6 +1,7 @@
 package org.switchboard.journal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -77,6 +78,74 @@ class H2FileCompactionTest {
             }
             commit(c, COMMITS + 1, COMMITS + 3);
             assertTrue(before >= COMMITS / 3 && H2FileCompaction.chunkCount(c) >= before * 9 / 10, "chunks stay without compaction");
+        }
+    }
+
+    /**
+     * A pool's proxy of {@code target}: forwards every call; {@code unwraps} says whether it hands out the
+     * connection behind it (JDBC's unwrap) or, like a pool without that support, refuses.
+     */
+    private static Connection pooled(Connection target, boolean unwraps) {
+        return (Connection) java.lang.reflect.Proxy.newProxyInstance(Connection.class.getClassLoader(),
+                new Class<?>[] {Connection.class}, (proxy, method, args) -> {
+                    switch (method.getName()) {
+                        case "isWrapperFor":
+                            return unwraps && ((Class<?>) args[0]).isInstance(target);
+                        case "unwrap":
+                            if (!unwraps) {
+                                throw new java.sql.SQLException("not a wrapper");
+                            }
+                            return target;
+                        default:
+                            try {
+                                return method.invoke(target, args);
+                            } catch (java.lang.reflect.InvocationTargetException e) {
+                                throw e.getCause();
+                            }
+                    }
+                });
+    }
+
+    private static boolean aliasDeclared(Connection c) throws Exception {
+        try (ResultSet row = c.createStatement().executeQuery(
+                "SELECT COUNT(*) FROM INFORMATION_SCHEMA.ROUTINES WHERE ROUTINE_NAME = '" + H2FileCompaction.ALIAS + "'")) {
+            row.next();
+            return row.getInt(1) > 0;
+        }
+    }
+
+    @Test
+    void aPoolThatUnwrapsIsCompactedDirectlyWithoutTheFunctionsH2LoadsByName() throws Exception {
+        try (Connection c = appendRows("unwrapped")) {
+            Connection proxy = pooled(c, true);
+            assertTrue(H2FileCompaction.direct(proxy));
+            int before = H2FileCompaction.state(proxy).chunks();
+
+            H2FileCompaction.compact(proxy, 80, 64 << 20);
+            commit(c, COMMITS + 1, COMMITS + 3);
+            int after = H2FileCompaction.compact(proxy, 80, 64 << 20);
+
+            assertTrue(after < before / 10, "compaction left " + after + " of " + before + " chunks");
+            assertEquals(after, H2FileCompaction.chunkCount(c));
+            assertFalse(aliasDeclared(c), "no function for H2 to load by name (WildFly's H2 module cannot after a restart)");
+        }
+    }
+
+    @Test
+    void aPoolThatDoesNotUnwrapGoesThroughTheFunctions() throws Exception {
+        try (Connection c = appendRows("aliased")) {
+            Connection proxy = pooled(c, false);
+            assertFalse(H2FileCompaction.direct(proxy));
+            H2FileCompaction.declare(proxy);
+            int before = H2FileCompaction.state(proxy).chunks();
+
+            H2FileCompaction.compact(proxy, 80, 64 << 20);
+            commit(c, COMMITS + 1, COMMITS + 3);
+            int after = H2FileCompaction.compact(proxy, 80, 64 << 20);
+
+            assertTrue(aliasDeclared(c));
+            assertTrue(after < before / 10, "compaction left " + after + " of " + before + " chunks");
+            assertEquals(after, H2FileCompaction.chunkCount(c));
         }
     }
 }

@@ -13,6 +13,7 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.container.ContainerSeam;
 import org.switchboard.container.ContainerShortcuts;
+import org.switchboard.lifecycle.StopSignal;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.session.FrameGateUpgrade;
 import org.switchboard.synapse.session.FrameSizeLimit;
@@ -22,7 +23,8 @@ import org.switchboard.synapse.session.HandshakeGuard;
  * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host
  * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes})
  * and reads their input through a {@link FrameGate} of {@code hub.max-frame-kib}, so that every message over
- * the limit, whatever its size or fragmentation, closes with 1009.
+ * the limit, whatever its size or fragmentation, closes with 1009. Once the hub begins to stop (the JVM's
+ * stop signal or the filter's removal) every upgrade is refused with 503 {@code hub stopping}.
  */
 @WebFilter(urlPatterns = "/*", asyncSupported = true)
 public class HandshakeGuardFilter extends HttpFilter {
@@ -37,6 +39,27 @@ public class HandshakeGuardFilter extends HttpFilter {
 
     private transient volatile Settings settings;
 
+    /**
+     * Set when the hub begins to stop. An upgrade admitted between the JVM's stop signal and the undeploy
+     * reached Tyrus after the servlet context was gone (NullPointerException in TyrusServletUpgrade.upgrade).
+     */
+    private transient volatile boolean stopping;
+
+    private transient StopSignal stopSignal;
+
+    @Override
+    public void init() throws ServletException {
+        stopSignal = StopSignal.onStop("switchboard-handshake-stop", () -> stopping = true);
+    }
+
+    @Override
+    public void destroy() {
+        stopping = true;
+        if (stopSignal != null) {
+            stopSignal.close();
+        }
+    }
+
     /** The handshake rules, the write buffer size, the frame limit and the container's shortcuts, read once. */
     private record Settings(HandshakeGuard rules, int writeBufferBytes, int maxFrameBytes, ContainerShortcuts shortcuts) {
     }
@@ -49,6 +72,10 @@ public class HandshakeGuardFilter extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
+        if (stopping) {
+            refuse(response, HttpServletResponse.SC_SERVICE_UNAVAILABLE, "hub stopping\n");
+            return;
+        }
         Settings current = settings();
         if (current.rules().admits(request.getHeader("Host"), request.getHeader("Origin"), request.getLocalPort(),
                 isLoopback(request.getLocalAddr()))) {
@@ -59,9 +86,13 @@ public class HandshakeGuardFilter extends HttpFilter {
             chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes(), current.shortcuts()), response);
             return;
         }
-        response.setStatus(HttpServletResponse.SC_FORBIDDEN);
+        refuse(response, HttpServletResponse.SC_FORBIDDEN, "origin/host not allowed\n");
+    }
+
+    private static void refuse(HttpServletResponse response, int status, String text) throws IOException {
+        response.setStatus(status);
         response.setContentType("text/plain; charset=utf-8");
-        byte[] body = "origin/host not allowed\n".getBytes(StandardCharsets.UTF_8);
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
         response.setContentLength(body.length);
         response.getOutputStream().write(body);
     }
