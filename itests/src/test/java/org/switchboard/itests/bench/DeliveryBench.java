@@ -65,9 +65,13 @@ class DeliveryBench {
                 HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=profile", "filename=" + jfr);
             }
             long cpuBefore = HubProcess.cpuNanos(hub.pid());
+            long clientBefore = HubProcess.cpuNanos(ProcessHandle.current().pid());
+            JournalCounters journalBefore = JournalCounters.read(hub);
             String loadBefore = HubProcess.loadAverage();
             long elapsed = admissions(all, requests / pairs, "measured");
             long cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
+            long clientCpu = HubProcess.cpuNanos(ProcessHandle.current().pid()) - clientBefore;
+            String journal = JournalCounters.read(hub).since(journalBefore);
             if (!jfr.isEmpty()) {
                 HubProcess.jcmd(hub.pid(), "JFR.stop", "name=deliverybench");
             }
@@ -76,18 +80,23 @@ class DeliveryBench {
             System.out.printf("DeliveryBench admissions: %d pairs, %d admissions in %.2f s = %.0f admissions/s"
                     + " (each with a rejected outcome freeing its slot); hub CPU %.1f us/admission (%.2f cores); load %s -> %s%n",
                     pairs, admitted, elapsed / 1e9, perSecond, cpu / 1e3 / admitted, cpu / (double) elapsed, loadBefore, HubProcess.loadAverage());
+            System.out.printf("DeliveryBench admissions: load generator CPU %.1f us/admission (%.2f cores); journal %s%n",
+                    clientCpu / 1e3 / admitted, clientCpu / (double) elapsed, journal);
 
             double cycleRate = rate > 0 ? rate : perSecond / 2;
             cyclesRun(all, Math.max(1, cycles / 4 / pairs), cycleRate, null);
             long[] latencies = new long[(cycles / pairs) * pairs];
             cpuBefore = HubProcess.cpuNanos(hub.pid());
+            journalBefore = JournalCounters.read(hub);
             loadBefore = HubProcess.loadAverage();
             long cycleElapsed = cyclesRun(all, cycles / pairs, cycleRate, latencies);
             cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
+            journal = JournalCounters.read(hub).since(journalBefore);
             System.out.printf("DeliveryBench cycles: %d request->boundary->ack->outcome cycles offered at %.0f/s, done in %.2f s;"
                     + " request->completed %s; hub CPU %.1f us/cycle (%.2f cores); load %s -> %s%n",
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
+            System.out.printf("DeliveryBench cycles: journal %s%n", journal);
             for (Pair pair : all) {
                 assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
                 pair.close();
@@ -324,6 +333,33 @@ class DeliveryBench {
         }
         int start = at + marker.length();
         return text.substring(start, text.indexOf('"', start));
+    }
+
+    /** The journal's counters from {@code /metrics}: events, commits and compaction time so far. */
+    record JournalCounters(double events, double commits, double compactionSeconds) {
+
+        static JournalCounters read(HubServer hub) throws Exception {
+            String text = HTTP.send(HttpRequest.newBuilder(hub.http("/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            return new JournalCounters(metric(text, "synapse_journal_last_seq"), metric(text, "synapse_journal_commits_total"),
+                    metric(text, "synapse_journal_compaction_seconds_total"));
+        }
+
+        private static double metric(String text, String name) {
+            for (String line : text.split("\n")) {
+                if (line.startsWith(name + " ")) {
+                    return Double.parseDouble(line.substring(name.length() + 1).trim());
+                }
+            }
+            return Double.NaN;
+        }
+
+        String since(JournalCounters before) {
+            double events = this.events - before.events;
+            double commits = this.commits - before.commits;
+            return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s", events, commits,
+                    events / commits, compactionSeconds - before.compactionSeconds);
+        }
     }
 
     private static void awaitApplication(HubServer hub) throws Exception {

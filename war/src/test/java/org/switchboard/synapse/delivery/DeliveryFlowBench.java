@@ -12,7 +12,8 @@ import org.switchboard.synapse.TestHub;
  * Benchmark {@code main}, not a test: hub-side cost of one delivery admission (request, status, offer,
  * {@code rejected} outcome, its status and notification) through the real dispatcher and
  * {@link DeliveryService} with an in-memory journal and sockets that only keep the last offer.
- * Excludes the network and the database; prints the thread's CPU time per admission.
+ * Excludes the network and the database; prints the thread's CPU time and allocation per admission
+ * (allocation does not depend on what else runs on the machine).
  */
 public final class DeliveryFlowBench {
 
@@ -82,10 +83,13 @@ public final class DeliveryFlowBench {
             incarnations[i] = DeliveryDigests.incarnation(token + String.format("%02x", i));
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean) threads;
+        long self = Thread.currentThread().getId();
         long seq = 0;
         double deadline = 1_767_225_600.0 + 86_400;
         for (int round = 0; round < rounds; round++) {
             long cpu0 = threads.getCurrentThreadCpuTime();
+            long bytes0 = allocation.getThreadAllocatedBytes(self);
             long start = System.nanoTime();
             for (int n = 0; n < perRound; n++) {
                 int i = n % pairs;
@@ -101,8 +105,9 @@ public final class DeliveryFlowBench {
             }
             double secs = (System.nanoTime() - start) / 1e9;
             double cpuUs = (threads.getCurrentThreadCpuTime() - cpu0) / 1e3 / perRound;
-            System.out.printf("round %d: %.0f admissions/s, %.1f us wall, %.1f us thread CPU per admission%n",
-                    round, perRound / secs, secs * 1e6 / perRound, cpuUs);
+            double kb = (allocation.getThreadAllocatedBytes(self) - bytes0) / 1024.0 / perRound;
+            System.out.printf("round %d: %.0f admissions/s, %.1f us wall, %.1f us thread CPU, %.1f KB allocated per admission%n",
+                    round, perRound / secs, secs * 1e6 / perRound, cpuUs, kb);
         }
     }
 }
