@@ -59,6 +59,8 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_journal_file_chunks", "Chunks in the embedded H2 file at the last count (-1: not H2).", compaction.chunks());
         gauge(out, "synapse_journal_file_old_chunks", "Of those, chunks older than H2's retention window.", compaction.oldChunks());
         counter(out, "synapse_journal_compactions_total", "H2 file compaction runs that rewrote pages.", compaction.runs());
+        counter(out, "synapse_journal_commits_total", "Journal transactions committed (each carries a batch of events).", journal.batchesCommitted());
+        counter(out, "synapse_journal_last_seq", "Seq of the newest committed journal event.", journal.lastSeq());
         out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait meanwhile).\n")
                 .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
                 .append("synapse_journal_compaction_seconds_total ").append(compaction.seconds()).append('\n');

@@ -1,9 +1,9 @@
 package org.switchboard.synapse.delivery;
 
-import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import java.util.Map;
+import org.switchboard.json.JsonText;
 import org.switchboard.json.Jsons;
 import org.switchboard.synapse.wire.HubFrames;
 
@@ -40,7 +40,7 @@ public final class DeliveryFrames {
 
     /** The status view of §2.11 (a) addressed to {@code viewer}. */
     public String status(String viewer, Aggregate a, boolean reachable) {
-        return frames.hub("delivery_status", viewer, "Delivery state.")
+        return frames.hubText("delivery_status", viewer, "Delivery state.", frames.now(), 640)
                 .add("operation_key", a.operationKey())
                 .add("request_id", a.intent().requestId())
                 .add("task_id", a.intent().taskId())
@@ -54,21 +54,22 @@ public final class DeliveryFrames {
                 .add("explicitly_acknowledged", a.explicitlyAcknowledged())
                 .add("task_completed", a.stage() == Stage.COMPLETED)
                 .add("latest_event_seq", a.latestEventSeq())
-                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build().toString();
+                .add("protocol_version", RequestValidation.CONTRACT_VERSION).build();
     }
 
-    /** The durable {@code delivery_offer} of §2.10 stamped now; its {@code sender} is the requester. */
-    public JsonObject offer(Aggregate a) {
+    /** The durable {@code delivery_offer} of §2.10 stamped now, as text. */
+    public String offer(Aggregate a) {
         return offer(a, frames.hubId(), frames.now());
     }
 
     /**
-     * The offer with a given {@code timestamp}: the same request, selection and timestamp give the same
-     * bytes, so start-up rebuilds the offer from the journalled request instead of storing it (§2.10).
+     * The offer with a given {@code timestamp}, as text: the same request, selection and timestamp give
+     * the same bytes, so start-up rebuilds the offer from the journalled request instead of storing it
+     * (§2.10).
      */
-    public static JsonObject offer(Aggregate a, String hubId, double timestamp) {
+    public static String offer(Aggregate a, String hubId, double timestamp) {
         DeliveryIntent intent = a.intent();
-        return Jsons.PROVIDER.createObjectBuilder()
+        return JsonText.object(512 + intent.body().length())
                 .add("type", "delivery_offer")
                 .add("sender", intent.sender())
                 .add("target", intent.target())
@@ -90,22 +91,22 @@ public final class DeliveryFrames {
     }
 
     /**
-     * The stored notification of §2.11 (b) for the change that produced {@code a}, to {@code audience};
-     * {@code event_seq} is added when it is sent (the seq is assigned as the notification commits).
+     * The stored notification of §2.11 (b) for the change that produced {@code a}, to {@code audience},
+     * as text; {@code event_seq} is added when it is sent (the seq is assigned as the notification commits).
      */
-    public JsonObject notification(Aggregate a, String audience, Stage.Source source, double timestamp) {
+    public String notification(Aggregate a, String audience, Stage.Source source, double timestamp) {
         return notification(a.intent(), a.operationKey(), a.ordinal(), a.stage(), a.cancelRequested(), audience, source, timestamp);
     }
 
     /** The stored notification of one pending entry (rebuilt from the journal after a restart). */
-    public JsonObject notification(DeliveryIntent intent, PendingNotifications.Entry e) {
+    public String notification(DeliveryIntent intent, PendingNotifications.Entry e) {
         return notification(intent, e.operationKey(), e.ordinal(), e.stage(), e.cancelRequested(), e.audience(), e.source(), e.timestamp());
     }
 
-    private JsonObject notification(DeliveryIntent intent, String operationKey, long ordinal, Stage stage, boolean cancelRequested,
-                                    String audience, Stage.Source source, double timestamp) {
-        return frames.hub("delivery_status", audience, "Delivery state changed.")
-                .add("timestamp", timestamp) // replaces the envelope's value in place: the frame keeps its change's time
+    private String notification(DeliveryIntent intent, String operationKey, long ordinal, Stage stage, boolean cancelRequested,
+                                String audience, Stage.Source source, double timestamp) {
+        // the envelope carries the change's own time, not the send time
+        return frames.hubText("delivery_status", audience, "Delivery state changed.", timestamp, 640)
                 .add("audience", audience)
                 .add("operation_key", operationKey)
                 .add("request_id", intent.requestId())
@@ -120,19 +121,17 @@ public final class DeliveryFrames {
     }
 
     /** A stored notification as sent: the stored frame plus its {@code event_seq}. */
-    public static String withSeq(JsonObject stored, long seq) {
+    public static String withSeq(String stored, long seq) {
         // Same bytes as copying the object and adding the member last, without the copy: the stored
         // frame is never empty, so the member goes before its closing brace.
-        String text = stored.toString();
-        return text.substring(0, text.length() - 1) + ",\"event_seq\":" + seq + "}";
+        return new StringBuilder(stored.length() + 32).append(stored, 0, stored.length() - 1)
+                .append(",\"event_seq\":").append(seq).append('}').toString();
     }
 
-    /** The stored request (§2.9) with profile 4 and the receiving hub as its own field. */
-    public static JsonObject storedRequest(Aggregate a) {
+    /** The stored request (§2.9) with profile 4 and the receiving hub as its own field, as JSON text. */
+    public static String storedRequest(Aggregate a) {
         DeliveryIntent intent = a.intent();
-        JsonArrayBuilder fallbacks = Jsons.PROVIDER.createArrayBuilder();
-        intent.allowedFallbacks().forEach(fallbacks::add);
-        return Jsons.PROVIDER.createObjectBuilder()
+        return JsonText.object(512 + intent.body().length())
                 .add("sender", intent.sender())
                 .add("origin_hub", a.originHub())
                 .add("receiving_hub", a.receivingHub())
@@ -141,7 +140,7 @@ public final class DeliveryFrames {
                 .add("target", intent.target())
                 .add("target_incarnation", intent.targetIncarnation())
                 .add("mode", intent.mode())
-                .add("allowed_fallbacks", fallbacks)
+                .addStrings("allowed_fallbacks", intent.allowedFallbacks())
                 .add("task_id", intent.taskId())
                 .add("body", intent.body())
                 .add("deadline", intent.deadline())

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.json.JsonText;
 import org.switchboard.json.Jsons;
 
 /**
@@ -48,11 +49,11 @@ public final class DeliveryJournal {
     private DeliveryJournal() {
     }
 
-    /** {@code delivery_intent_accepted}: the key, the digest and the full stored request. */
+    /** {@code delivery_intent_accepted}: the key, the digest and the full stored request (written as text). */
     public static JournalEvent.Draft accepted(Aggregate a) {
-        return new JournalEvent.Draft(ACCEPTED, Jsons.PROVIDER.createObjectBuilder()
+        return text(ACCEPTED, JsonText.object(768 + a.intent().body().length())
                 .add("profile", PROFILE).add("operation_key", a.operationKey()).add("digest", a.digest())
-                .add("request", DeliveryFrames.storedRequest(a)).build());
+                .addJson("request", DeliveryFrames.storedRequest(a)).build());
     }
 
     /**
@@ -61,7 +62,7 @@ public final class DeliveryJournal {
      * offer is not stored a second time. Earlier versions stored the whole frame as {@code offer}.
      */
     public static JournalEvent.Draft queued(Aggregate a, double offeredAt) {
-        return new JournalEvent.Draft(QUEUED, Jsons.PROVIDER.createObjectBuilder()
+        return text(QUEUED, JsonText.object(320)
                 .add("profile", PROFILE).add("operation_key", a.operationKey()).add("ordinal", 1)
                 .add("stage", Stage.QUEUED.wire()).add("notification_id", a.notificationId())
                 .add("selected_mode", a.selectedMode()).add("quality", a.quality()).add("offered_at", offeredAt).build());
@@ -76,15 +77,20 @@ public final class DeliveryJournal {
     public static JournalEvent.Draft change(String kind, Aggregate before, Aggregate after, String mutationId,
                                             String mutationDigest, String actor, Stage.Source source, JsonObject evidence,
                                             String audience, double notifiedAt) {
-        return new JournalEvent.Draft(kind, Jsons.PROVIDER.createObjectBuilder()
+        return text(kind, JsonText.object(768)
                 .add("profile", PROFILE).add("operation_key", after.operationKey()).add("ordinal", after.ordinal())
                 .add("prior_stage", before.stage().wire()).add("stage", after.stage().wire())
                 .add("cancel_requested", after.cancelRequested()).add("boundary_delivered", after.boundaryDelivered())
                 .add("explicitly_acknowledged", after.explicitlyAcknowledged())
                 .add("mutation_id", mutationId).add("mutation_digest", mutationDigest)
-                .add("actor", actor).add("source", source.wire()).add("evidence", evidence)
+                .add("actor", actor).add("source", source.wire()).addJson("evidence", evidence.toString())
                 .add("notification_id", after.notificationId()).add("audience", audience)
                 .add("notified_at", notifiedAt).build());
+    }
+
+    /** A draft carrying only its stored text: nothing in the hub reads a delivery draft's object form. */
+    private static JournalEvent.Draft text(String kind, String json) {
+        return new JournalEvent.Draft(kind, null, json);
     }
 
     /** {@code delivery_notifications_delivered}: the event seqs of notifications a socket accepted. */
@@ -93,11 +99,6 @@ public final class DeliveryJournal {
         seqs.forEach(array::add);
         return new JournalEvent.Draft(DELIVERED, Jsons.PROVIDER.createObjectBuilder()
                 .add("profile", PROFILE).add("seqs", array).build());
-    }
-
-    /** The same draft with its payload text already written (the journal then stores that text as is). */
-    static JournalEvent.Draft encoded(JournalEvent.Draft draft) {
-        return new JournalEvent.Draft(draft.kind(), draft.payload(), draft.payload().toString());
     }
 
     /**
@@ -145,7 +146,7 @@ public final class DeliveryJournal {
                         offer = p.getJsonObject("offer").toString(); // written by an earlier version, with outbox rows
                         book.legacyOutbox(true);
                     } else {
-                        offer = DeliveryFrames.offer(queued, a.receivingHub(), p.getJsonNumber("offered_at").doubleValue()).toString();
+                        offer = DeliveryFrames.offer(queued, a.receivingHub(), p.getJsonNumber("offered_at").doubleValue());
                     }
                     book.restore(queued.withOffer(offer));
                 }

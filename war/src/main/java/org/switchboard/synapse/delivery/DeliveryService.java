@@ -204,7 +204,7 @@ public final class DeliveryService {
                 continue;
             }
             String id = row.notificationId();
-            connection.send(DeliveryFrames.withSeq(frame, book.notificationSeq(id))).thenAccept(ok -> {
+            connection.send(DeliveryFrames.withSeq(frame.toString(), book.notificationSeq(id))).thenAccept(ok -> {
                 if (Boolean.TRUE.equals(ok)) {
                     legacyDeliveredIds.add(id);
                     scheduleMarks();
@@ -279,10 +279,9 @@ public final class DeliveryService {
         Aggregate candidate = new Aggregate(key, intent, origin, hubId(), digest, selected.mode(), selected.quality(),
                 Stage.QUEUED, false, false, false, 1, 0, admissionOrder.incrementAndGet(), null);
         double offeredAt = ctx.frames().now();
-        candidate = candidate.withOffer(DeliveryFrames.offer(candidate, hubId(), offeredAt).toString());
+        candidate = candidate.withOffer(DeliveryFrames.offer(candidate, hubId(), offeredAt));
         // Encoded before taking commitLock, so the one lock covers only the book check and the enqueue.
-        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(DeliveryJournal.accepted(candidate)),
-                DeliveryJournal.encoded(DeliveryJournal.queued(candidate, offeredAt)));
+        List<JournalEvent.Draft> events = List.of(DeliveryJournal.accepted(candidate), DeliveryJournal.queued(candidate, offeredAt));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Admission admission = book.admit(candidate);
@@ -533,9 +532,9 @@ public final class DeliveryService {
                                       String mutationId, String digest, String actor, Stage.Source source,
                                       JsonObject evidence, String kind, String audience, String echo) {
         double at = ctx.frames().now();
-        JsonObject notification = frames.notification(after, audience, source, at);
-        List<JournalEvent.Draft> events = List.of(DeliveryJournal.encoded(
-                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence, audience, at)));
+        String notification = frames.notification(after, audience, source, at);
+        List<JournalEvent.Draft> events = List.of(
+                DeliveryJournal.change(kind, before, after, mutationId, digest, actor, source, evidence, audience, at));
         CompletableFuture<long[]> commit;
         synchronized (commitLock) {
             DeliveryBook.Applied applied = book.apply(before.ordinal(), after, mutationId, digest);
@@ -587,7 +586,7 @@ public final class DeliveryService {
         }
     }
 
-    private void pushNotification(String audience, Aggregate after, long seq, JsonObject notification) {
+    private void pushNotification(String audience, Aggregate after, long seq, String notification) {
         Connection socket = ctx.registry().socketOf(audience);
         if (socket == null) {
             return;
@@ -602,7 +601,7 @@ public final class DeliveryService {
     }
 
     /** Sends a stored notification; once the socket accepted it, its seq joins the next delivered mark. */
-    private void sendNotification(Connection socket, long seq, JsonObject stored) {
+    private void sendNotification(Connection socket, long seq, String stored) {
         socket.send(DeliveryFrames.withSeq(stored, seq)).thenAccept(ok -> {
             if (Boolean.TRUE.equals(ok) && book.notifications().remove(seq)) {
                 deliveredSeqs.add(seq);

@@ -41,6 +41,20 @@ public final class HubFrames {
                 .add("hub_id", hubId);
     }
 
+    /**
+     * The same skeleton written as text with the given {@code timestamp}, for frames built on a hot
+     * path: callers add their fields and {@link org.switchboard.json.JsonText#build() build} it.
+     */
+    public org.switchboard.json.JsonText hubText(String type, String target, String payload, double timestamp, int capacity) {
+        return org.switchboard.json.JsonText.object(capacity)
+                .add("sender", HubStrings.HUB_SENDER)
+                .add("target", target)
+                .add("type", type)
+                .add("payload", payload)
+                .add("timestamp", timestamp)
+                .add("hub_id", hubId);
+    }
+
     /** A private {@code error} frame. */
     public JsonObjectBuilder error(String target, String payload) {
         return hub("error", target, payload);

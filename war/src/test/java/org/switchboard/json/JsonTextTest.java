@@ -1,0 +1,54 @@
+package org.switchboard.json;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** {@link JsonText} writes exactly what the JSON-P provider writes for the same members. */
+class JsonTextTest {
+
+    @Test
+    void matchesTheProviderForEveryKindOfMember() {
+        String text = JsonText.object(64).add("s", "plain").add("l", -42L).add("d", 1_767_225_600.25)
+                .add("whole", 1_767_225_600.0).add("small", 1.0E-7).add("b", true).add("f", false)
+                .addStrings("a", List.of("x", "y\"z")).addJson("o", "{\"k\":1}").build();
+        String expected = Jsons.PROVIDER.createObjectBuilder().add("s", "plain").add("l", -42L).add("d", 1_767_225_600.25)
+                .add("whole", 1_767_225_600.0).add("small", 1.0E-7).add("b", true).add("f", false)
+                .add("a", Jsons.PROVIDER.createArrayBuilder().add("x").add("y\"z"))
+                .add("o", Jsons.PROVIDER.createObjectBuilder().add("k", 1)).build().toString();
+        assertEquals(expected, text);
+    }
+
+    @Test
+    void escapesStringsExactlyAsTheProviderDoes() {
+        Random random = new Random(7);
+        for (int n = 0; n < 2_000; n++) {
+            StringBuilder s = new StringBuilder();
+            int length = random.nextInt(12);
+            for (int i = 0; i < length; i++) {
+                int pick = random.nextInt(6);
+                s.append(switch (pick) {
+                    case 0 -> (char) random.nextInt(0x20);
+                    case 1 -> '"';
+                    case 2 -> '\\';
+                    case 3 -> (char) (0x80 + random.nextInt(0x3000));
+                    case 4 -> "\uD83D\uDE00";
+                    default -> (char) (0x20 + random.nextInt(0x5f));
+                });
+            }
+            String value = s.toString();
+            String expected = Jsons.PROVIDER.createObjectBuilder().add(value, value).build().toString();
+            assertEquals(expected, JsonText.object(16).add(value, value).build(), () -> "for " + value.chars().boxed().toList());
+        }
+    }
+
+    @Test
+    void writesNullForAMissingStringAndRefusesNonFiniteNumbers() {
+        assertEquals("{\"k\":null}", JsonText.object(8).add("k", (String) null).build());
+        assertEquals("{}", JsonText.object(2).build());
+        assertThrows(NumberFormatException.class, () -> JsonText.object(8).add("k", Double.NaN));
+    }
+}
