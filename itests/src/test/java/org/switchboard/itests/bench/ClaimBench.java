@@ -166,7 +166,7 @@ class ClaimBench {
         }
         if (!JFR.isEmpty()) {
             // started on the running hub so that the recording covers only the measured period
-            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.start", "settings=profile",
+            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.start", "name=claim-bench", "settings=profile",
                     "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + JFR)
                     .inheritIO().start().waitFor();
         }
@@ -181,6 +181,11 @@ class ClaimBench {
         sleepUntil(end);
         Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
         String load = loadAverage();
+        if (!JFR.isEmpty()) {
+            // on a loaded machine the timed recording may not have written its file before the hub stops
+            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.stop", "name=claim-bench", "filename=" + JFR)
+                    .inheritIO().start().waitFor();
+        }
         long total = 0;
         long[] latencies = new long[0];
         int count = 0;

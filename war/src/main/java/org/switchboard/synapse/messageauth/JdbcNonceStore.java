@@ -12,7 +12,8 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The durable replay store: the {@code synapse_message_auth_nonce} table (V2 scripts). A nonce is
+ * The durable replay store: the {@code synapse_message_auth_nonce} table (V2 scripts; rows keyed by
+ * {@link NonceRowKey}, expiry first, so inserts append to the key index). A nonce is
  * committed before {@link #record} returns, so it is on disk before the frame it admits is handled.
  * Concurrent records are group-committed: the first caller to find no write in progress writes every
  * queued nonce in one transaction while the others wait for that commit (one connection and one
@@ -59,7 +60,7 @@ public final class JdbcNonceStore implements NonceStore {
             select.setDouble(1, now);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
-                    live.put(rows.getString(1), rows.getDouble(2));
+                    live.put(NonceRowKey.identity(rows.getString(1)), rows.getDouble(2));
                 }
             }
         } catch (SQLException e) {
@@ -141,7 +142,7 @@ public final class JdbcNonceStore implements NonceStore {
     private static boolean insertAll(Connection c, List<Pending> group) throws SQLException {
         try (PreparedStatement insert = c.prepareStatement(INSERT)) {
             for (Pending p : group) {
-                insert.setString(1, p.id);
+                insert.setString(1, NonceRowKey.of(p.id, p.expiresAt));
                 insert.setDouble(2, p.expiresAt);
                 insert.addBatch();
             }
@@ -159,7 +160,7 @@ public final class JdbcNonceStore implements NonceStore {
 
     private static boolean insertOne(Connection c, Pending p) {
         try (PreparedStatement insert = c.prepareStatement(INSERT)) {
-            insert.setString(1, p.id);
+            insert.setString(1, NonceRowKey.of(p.id, p.expiresAt));
             insert.setDouble(2, p.expiresAt);
             insert.executeUpdate();
             return true;
@@ -172,11 +173,25 @@ public final class JdbcNonceStore implements NonceStore {
         }
     }
 
+    /** The expired key range, read through the key index (rows of the bare-hash form wait for {@link #pruneAll}). */
     @Override
     public void prune(double now) {
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement delete = c.prepareStatement("DELETE FROM synapse_message_auth_nonce WHERE expires_at < ?")) {
-            delete.setDouble(1, now);
+        delete("DELETE FROM synapse_message_auth_nonce WHERE nonce_id < ? AND expires_at < ?", NonceRowKey.prefix(now), now);
+    }
+
+    /** Every expired row: a scan of the table, run once at start-up. */
+    @Override
+    public void pruneAll(double now) {
+        delete("DELETE FROM synapse_message_auth_nonce WHERE expires_at < ?", null, now);
+    }
+
+    private void delete(String sql, String below, double now) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement delete = c.prepareStatement(sql)) {
+            int i = 1;
+            if (below != null) {
+                delete.setString(i++, below);
+            }
+            delete.setDouble(i, now);
             delete.executeUpdate();
         } catch (SQLException e) {
             LOG.warning("message-auth replay store prune failed (" + e.getSQLState() + ")");

@@ -32,7 +32,7 @@ public final class JournalNonceStore implements NonceStore {
 
         @Override
         public void bind(PreparedStatement insert) throws SQLException {
-            insert.setString(1, id);
+            insert.setString(1, NonceRowKey.of(id, expiresAt));
             insert.setDouble(2, expiresAt);
         }
     }
@@ -61,6 +61,11 @@ public final class JournalNonceStore implements NonceStore {
     @Override
     public void prune(double now) {
         table.prune(now);
+    }
+
+    @Override
+    public void pruneAll(double now) {
+        table.pruneAll(now);
     }
 
     /**

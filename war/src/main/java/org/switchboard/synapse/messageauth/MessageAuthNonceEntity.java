@@ -10,7 +10,7 @@ import jakarta.persistence.Table;
 @Table(name = "synapse_message_auth_nonce")
 public class MessageAuthNonceEntity {
 
-    /** SHA-256 hex of (scheme, key id, sender, nonce); see {@link NonceCache#id}. */
+    /** Expiry (hex ms), a dot, then the id of (scheme, key id, sender, nonce); see {@link NonceRowKey}. */
     @Id
     @Column(name = "nonce_id", length = 64)
     private String id;

@@ -42,12 +42,16 @@ public final class NonceCache {
     public NonceCache(int capacity, NonceStore store, double now) {
         this.capacity = Math.max(1, capacity);
         this.store = store;
-        store.prune(now);
+        store.pruneAll(now);
         live.putAll(store.live(now));
         nextPrune = now + PRUNE_INTERVAL_SECONDS;
     }
 
-    /** The stored id of an identity: SHA-256 over its parts, so any nonce fits a fixed-width key. */
+    /**
+     * The id of an identity: SHA-256 over its parts, so any nonce fits a fixed-width key; its first
+     * {@value NonceRowKey#MAX_ID_CHARS} hex digits (208 bits), so the stored key can lead with the expiry
+     * ({@link NonceRowKey}).
+     */
     public static String id(String namespace, String kid, String sender, String nonce) {
         MessageDigest sha = SHA256.get(); // digest() below resets it for the thread's next id
         for (String part : new String[] {namespace, kid, sender, nonce}) {
@@ -58,7 +62,7 @@ public final class NonceCache {
             sha.update((byte) bytes.length);
             sha.update(bytes);
         }
-        return HexFormat.of().formatHex(sha.digest());
+        return HexFormat.of().formatHex(sha.digest()).substring(0, NonceRowKey.MAX_ID_CHARS);
     }
 
     /**

@@ -15,8 +15,13 @@ public interface NonceStore {
      */
     boolean record(String id, double expiresAt);
 
-    /** Deletes the entries that expired before {@code now}. */
+    /** Deletes the entries that expired before {@code now} (those a cheap range delete finds; see {@link #pruneAll}). */
     void prune(double now);
+
+    /** Deletes every entry that expired before {@code now}, however it was stored (start-up). */
+    default void pruneAll(double now) {
+        prune(now);
+    }
 
     /** A store that keeps nothing (unit tests, hubs without a database). */
     NonceStore NONE = new NonceStore() {

@@ -89,6 +89,38 @@ class JdbcNonceStoreTest {
     }
 
     @Test
+    void rowsAreKeyedExpiryFirstAndThePeriodicPruneKeepsLiveAndOldFormRows() throws Exception {
+        JdbcDataSource ds = database();
+        JdbcNonceStore store = new JdbcNonceStore(ds);
+        String id = NonceCache.id("hmac", "k1", "team/alice", "n1");
+        assertTrue(store.record(id, 200));
+        assertTrue(store.record("expired", 150));
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            // a row of the bare-hash form (written before expiry-first keys), expired, sorting above every new key
+            s.execute("INSERT INTO synapse_message_auth_nonce VALUES ('" + "f".repeat(64) + "', 120)");
+            try (ResultSet r = s.executeQuery("SELECT nonce_id FROM synapse_message_auth_nonce WHERE expires_at = 200")) {
+                r.next();
+                assertEquals(NonceRowKey.of(id, 200), r.getString(1), "stored expiry first");
+            }
+        }
+        store.prune(160);
+        assertEquals(2, rows(ds), "the range prune took the expired new-form row only");
+        store.pruneAll(160);
+        assertEquals(java.util.Map.of(id, 200.0), store.live(160), "the start-up prune took the old-form row");
+    }
+
+    @Test
+    void anOldFormRowStillRefusesItsNonceAfterAnUpgrade() throws Exception {
+        JdbcDataSource ds = database();
+        String fullHash = "0123456789abcdef".repeat(4);
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO synapse_message_auth_nonce VALUES ('" + fullHash + "', 200)");
+        }
+        NonceCache restarted = new NonceCache(16, new JdbcNonceStore(ds), 150);
+        assertEquals(NonceCache.Admission.REPLAYED, restarted.admit(fullHash.substring(0, NonceRowKey.MAX_ID_CHARS), 200, 150));
+    }
+
+    @Test
     void aStoreThatCannotWriteRefusesTheNonce() throws Exception {
         JdbcDataSource ds = database();
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
