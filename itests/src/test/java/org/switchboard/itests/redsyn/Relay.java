@@ -8,6 +8,7 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonValue;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import org.switchboard.itests.support.HubServer;
 
@@ -31,6 +32,25 @@ public final class Relay {
         Relay relay = new Relay(HubServer.start(vars));
         return relay;
     }
+
+    /**
+     * The REDSYN hub shared by the classes of this test JVM that can live with one another ({@link HubServer#shared}):
+     * the admin token plus the union of their settings, so N classes pay one boot. {@link #stop()} leaves it running.
+     * A class on it must create organisations, persons and agents with names unique to the class.
+     */
+    public static Relay shared() {
+        Map<String, String> vars = new HashMap<>(SHARED_ENV);
+        vars.put("REDSYN_ADMIN_TOKEN", ADMIN);
+        return new Relay(HubServer.shared(vars));
+    }
+
+    /**
+     * The settings of {@link #shared()}: loopback http webhooks (the crypto and OpenAPI tests register one; nothing
+     * else sees it) and a 200 ms inbox sweep (delivery tests wait on it less; only makes sweeps sooner).
+     */
+    private static final Map<String, String> SHARED_ENV = Map.of(
+            "REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true",
+            "REDSYN_INBOX_SWEEP_INTERVAL_MS", "200");
 
     /** Creates a person through the admin API and returns its id. */
     public long person(String email, String plan) {
@@ -106,7 +126,7 @@ public final class Relay {
         return b.build();
     }
 
-    /** Stops the hub. */
+    /** Stops the hub (nothing for the {@link #shared()} one, which stops when the test JVM exits). */
     public void stop() {
         hub.stop();
     }

@@ -35,7 +35,7 @@ class RedsynLinksTopicsIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start();
+        relay = Relay.shared(); // names under "linkco", unique to this class
         c = relay.client;
         orgs = new Orgs(relay);
     }
@@ -87,33 +87,33 @@ class RedsynLinksTopicsIT {
 
     @Test
     void anEventGoesToEverySubscriberButThePublisherEachInItsOwnSession() {
-        String joel = orgs.person("joel@acme.test", "enterprise");
-        String ana = orgs.person("ana@acme.test", null);
-        orgs.org(joel, "acme", "joel");
-        assertEquals(201, c.post("/v1/orgs/acme/invites", joel, obj("email", "ana@acme.test")).status());
-        assertEquals(201, c.post("/v1/orgs/acme/join", ana, obj("me", "ana")).status());
-        String pub = "acme/general/joel/pub";
-        String l1 = "acme/general/ana/l1";
-        String l2 = "acme/general/joel/l2";
+        String joel = orgs.person("joel@linkco.test", "enterprise");
+        String ana = orgs.person("ana@linkco.test", null);
+        orgs.org(joel, "linkco", "joel");
+        assertEquals(201, c.post("/v1/orgs/linkco/invites", joel, obj("email", "ana@linkco.test")).status());
+        assertEquals(201, c.post("/v1/orgs/linkco/join", ana, obj("me", "ana")).status());
+        String pub = "linkco/general/joel/pub";
+        String l1 = "linkco/general/ana/l1";
+        String l2 = "linkco/general/joel/l2";
         orgs.announce(joel, pub);
         orgs.announce(ana, l1);
         orgs.announce(joel, l2);
 
-        Reply sub1 = c.put("/v1/subscriptions", ana, obj("agent", l1, "topic", "topic:acme/general/news"));
+        Reply sub1 = c.put("/v1/subscriptions", ana, obj("agent", l1, "topic", "topic:linkco/general/news"));
         assertEquals(201, sub1.status(), sub1.toString());
-        assertEquals("topic:acme/general/news", sub1.json().getString("topic"));
+        assertEquals("topic:linkco/general/news", sub1.json().getString("topic"));
         assertTrue(sub1.json().getBoolean("subscribed"));
         Reply sub2 = c.put("/v1/subscriptions", joel, obj("agent", l2, "topic", "topic:general/news"));
         assertEquals(201, sub2.status(), sub2.toString());
-        assertEquals("topic:acme/general/news", sub2.json().getString("topic"), "the short form resolves from the agent's organisation");
-        assertEquals(200, c.put("/v1/subscriptions", joel, obj("agent", l2, "topic", "topic:acme/general/news")).status(),
+        assertEquals("topic:linkco/general/news", sub2.json().getString("topic"), "the short form resolves from the agent's organisation");
+        assertEquals(200, c.put("/v1/subscriptions", joel, obj("agent", l2, "topic", "topic:linkco/general/news")).status(),
                 "subscribing again changes nothing");
         assertEquals(201, c.put("/v1/subscriptions", joel, obj("agent", pub, "topic", "topic:general/news")).status());
 
         Reply published = c.post("/v1/messages", joel, event(pub, "topic:general/news", "invoice 123 paid", "id", "ev-news-1"));
         assertEquals(201, published.status(), published.toString());
         assertEquals("ev-news-1", published.json().getString("id"));
-        assertEquals("topic:acme/general/news", published.json().getString("to"));
+        assertEquals("topic:linkco/general/news", published.json().getString("to"));
         assertEquals(2, published.json().getInt("copies"), "every subscriber except the publisher");
 
         JsonArray taken = orgs.take(ana, l1);
@@ -121,7 +121,7 @@ class RedsynLinksTopicsIT {
         JsonObject e = taken.getJsonObject(0);
         assertEquals("ev-news-1", e.getString("id"));
         assertEquals("event", e.getString("kind"));
-        assertEquals("topic:acme/general/news", e.getString("topic"));
+        assertEquals("topic:linkco/general/news", e.getString("topic"));
         assertEquals(pub, e.getString("from"));
         assertEquals(86_400, e.getInt("ttl"), "events wait one day by default");
         assertEquals("invoice 123 paid", e.getJsonObject("body").getString("text"));
@@ -137,7 +137,7 @@ class RedsynLinksTopicsIT {
         assertTrue(again.json().getBoolean("duplicate"), again.toString());
         assertEquals(0, orgs.take(ana, l1).size(), "the same id never copies twice");
 
-        assertEquals(201, c.post("/v1/messages", joel, event(pub, "topic:acme/general/news", "second", "id", "ev-news-2")).status());
+        assertEquals(201, c.post("/v1/messages", joel, event(pub, "topic:linkco/general/news", "second", "id", "ev-news-2")).status());
         JsonArray second = orgs.take(ana, l1);
         assertEquals(1, second.size());
         assertEquals(session, second.getJsonObject(0).getString("to"), "a topic's events stay in the subscriber's session");
@@ -150,14 +150,14 @@ class RedsynLinksTopicsIT {
         Reply topics = c.get("/v1/topics", ana);
         assertEquals(200, topics.status());
         JsonObject news = topics.json().getJsonArray("topics").getValuesAs(JsonObject.class).stream()
-                .filter(t -> t.getString("topic").equals("topic:acme/general/news")).findFirst().orElseThrow();
+                .filter(t -> t.getString("topic").equals("topic:linkco/general/news")).findFirst().orElseThrow();
         assertEquals(List.of(l1, l2, pub).stream().sorted().toList(), strings(news.getJsonArray("subscribers")).stream().sorted().toList());
 
-        Reply removed = c.post("/v1/subscriptions/remove", joel, obj("agent", l2, "topic", "topic:acme/general/news"));
+        Reply removed = c.post("/v1/subscriptions/remove", joel, obj("agent", l2, "topic", "topic:linkco/general/news"));
         assertEquals(200, removed.status());
         assertTrue(removed.json().getBoolean("changed"));
         assertFalse(removed.json().getBoolean("subscribed"));
-        assertFalse(c.post("/v1/subscriptions/remove", joel, obj("agent", l2, "topic", "topic:acme/general/news")).json().getBoolean("changed"));
+        assertFalse(c.post("/v1/subscriptions/remove", joel, obj("agent", l2, "topic", "topic:linkco/general/news")).json().getBoolean("changed"));
         orgs.take(joel, l2);
         Reply third = c.post("/v1/messages", joel, event(pub, "topic:general/news", "third"));
         assertEquals(1, third.json().getInt("copies"));
@@ -167,7 +167,7 @@ class RedsynLinksTopicsIT {
         Reply created = c.post("/v1/messages", joel, event(pub, "topic:general/fresh", "first publish creates it"));
         assertEquals(201, created.status());
         assertEquals(0, created.json().getInt("copies"));
-        assertTrue(c.get("/v1/topics", joel).text().contains("topic:acme/general/fresh"));
+        assertTrue(c.get("/v1/topics", joel).text().contains("topic:linkco/general/fresh"));
     }
 
     @Test
