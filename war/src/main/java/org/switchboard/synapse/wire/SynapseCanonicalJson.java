@@ -14,6 +14,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.switchboard.json.JsonText;
 
 /**
  * Strict canonical JSON (synapse-core §15.4, synapse-advanced §1.3): keys sorted by code point,
@@ -134,6 +135,10 @@ public final class SynapseCanonicalJson {
     }
 
     private static void writeString(String s, StringBuilder out, boolean asciiOnly) {
+        if (!asciiOnly) {
+            JsonText.quote(out, s); // CJ-UTF8 escapes exactly what a compact JSON writer escapes
+            return;
+        }
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -146,9 +151,8 @@ public final class SynapseCanonicalJson {
                 case '\b' -> out.append("\\b");
                 case '\f' -> out.append("\\f");
                 default -> {
-                    // Python's ensure_ascii escapes everything outside ' '..'~' (so DEL too);
-                    // without it only control characters are escaped.
-                    boolean escape = c < 0x20 || (asciiOnly && c > 0x7e);
+                    // Python's ensure_ascii escapes everything outside ' '..'~' (so DEL too).
+                    boolean escape = c < 0x20 || c > 0x7e;
                     if (escape) {
                         out.append("\\u");
                         String hex = Integer.toHexString(c);
