@@ -25,7 +25,9 @@ import org.switchboard.itests.support.HubServer;
  * {@code left} presences are not measured); the early rounds are the warm-up. After the last round its
  * sockets stay, {@code bench.idle} (5000) sockets in all are held open (the rest upgraded, not
  * registered: registering 5,000 would send ~N³/3 roster entries) and the hub's heap after a full
- * collection is printed against the same figure taken before the last round. {@code bench.jfr=/path.jfr}
+ * collection is printed against the same figure taken before the last round; the benchmark's hub gets a
+ * registration deadline of {@code bench.auth-timeout} (3600) seconds so the unregistered ones stay
+ * (a hub driven through {@code bench.port} needs {@code HUB_AUTH_TIMEOUT_SECONDS} set likewise). {@code bench.jfr=/path.jfr}
  * records a JFR profile of the last round.
  */
 class StormBench {
@@ -35,6 +37,8 @@ class StormBench {
     private static final int THREADS = Integer.getInteger("bench.threads", 16);
     private static final int IDLE = Integer.getInteger("bench.idle", 5000);
     private static final String JFR = System.getProperty("bench.jfr", "");
+    /** Top classes of the hub's heap printed with the idle figure ({@code bench.histogram}, 0 = none). */
+    private static final int HISTOGRAM = Integer.getInteger("bench.histogram", 0);
     /** Port of an already running hub to drive instead of starting one ({@code bench.pid}: its JVM, for the CPU figure). */
     private static final int EXTERNAL_PORT = Integer.getInteger("bench.port", 0);
 
@@ -50,6 +54,8 @@ class StormBench {
         env.put("HUB_DB_URL", "jdbc:h2:file:" + db + "/switchboard;DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0");
         env.put("HUB_MAX_CLIENTS", Integer.toString(Math.max(IDLE, SOCKETS) + 100));
         env.put("HUB_MAX_CLIENTS_PER_HOST", "0");
+        // the idle sockets never register: without this the 10 s registration deadline (4012) closes them
+        env.put("HUB_AUTH_TIMEOUT_SECONDS", System.getProperty("bench.auth-timeout", "3600"));
         env.put("HUB_JAVA_OPTS", System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM));
         try (HubServer hub = HubServer.start(env)) {
             run(hub.pid(), hub.port());
@@ -161,6 +167,14 @@ class StormBench {
                         + " (%.1f MB before the last round's %d sockets; %.1f KB per socket); closed by the hub %d; load %s%n",
                 sockets.size(), SOCKETS, heap / 1e6, heapBefore / 1e6, SOCKETS,
                 (heap - heapBefore) / 1e3 / Math.max(1, sockets.size()), sockets.closed.get(), HubProcess.loadAverage());
+        if (HISTOGRAM > 0 && pid > 0) {
+            // what the idle sockets hold: the top classes of the hub's live heap
+            Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+            List<String> lines = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines().limit(HISTOGRAM + 3L).toList();
+            jcmd.waitFor(120, TimeUnit.SECONDS);
+            lines.forEach(line -> System.out.println("StormBench idle histogram: " + line));
+        }
     }
 
     /** The hub's heap after a full collection, or -1 (printed as such) when jcmd could not attach. */
