@@ -147,60 +147,48 @@ public final class MacInput {
         }
     }
 
-    /**
-     * A JSON string in CJ-UTF8: the escapes of {@link SynapseCanonicalJson}, everything else as UTF-8.
-     * Room for the worst case (six bytes a char: an escaped control character) is made once per string, so the
-     * loop writes into the array without a bounds check per byte (it runs over every character of
-     * every signed frame).
-     */
+    /** A JSON string in CJ-UTF8: the escapes of {@link SynapseCanonicalJson}, everything else as UTF-8. */
     private static void writeString(String s, Buffer out) {
+        out.put('"');
         int n = s.length();
-        out.ensure(6 * n + 2);
-        byte[] b = out.bytes;
-        int at = out.length;
-        b[at++] = '"';
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x20 && c < 0x80) {
                 if (c == '"' || c == '\\') {
-                    b[at++] = '\\';
+                    out.put('\\');
                 }
-                b[at++] = (byte) c;
+                out.put(c);
             } else if (c < 0x20) {
-                b[at++] = '\\';
                 switch (c) {
-                    case '\n' -> b[at++] = 'n';
-                    case '\r' -> b[at++] = 'r';
-                    case '\t' -> b[at++] = 't';
-                    case '\b' -> b[at++] = 'b';
-                    case '\f' -> b[at++] = 'f';
+                    case '\n' -> out.putAscii("\\n");
+                    case '\r' -> out.putAscii("\\r");
+                    case '\t' -> out.putAscii("\\t");
+                    case '\b' -> out.putAscii("\\b");
+                    case '\f' -> out.putAscii("\\f");
                     default -> {
-                        b[at++] = 'u';
-                        b[at++] = '0';
-                        b[at++] = '0';
-                        b[at++] = HEX_DIGITS[c >> 4];
-                        b[at++] = HEX_DIGITS[c & 0xf];
+                        out.putAscii("\\u00");
+                        out.put(HEX_DIGITS[c >> 4]);
+                        out.put(HEX_DIGITS[c & 0xf]);
                     }
                 }
             } else if (c < 0x800) {
-                b[at++] = (byte) (0xc0 | (c >> 6));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
+                out.put(0xc0 | (c >> 6));
+                out.put(0x80 | (c & 0x3f));
             } else if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(s.charAt(i + 1))) {
                 int cp = Character.toCodePoint(c, s.charAt(++i));
-                b[at++] = (byte) (0xf0 | (cp >> 18));
-                b[at++] = (byte) (0x80 | ((cp >> 12) & 0x3f));
-                b[at++] = (byte) (0x80 | ((cp >> 6) & 0x3f));
-                b[at++] = (byte) (0x80 | (cp & 0x3f));
+                out.put(0xf0 | (cp >> 18));
+                out.put(0x80 | ((cp >> 12) & 0x3f));
+                out.put(0x80 | ((cp >> 6) & 0x3f));
+                out.put(0x80 | (cp & 0x3f));
             } else if (Character.isSurrogate(c)) {
-                b[at++] = '?'; // a lone surrogate, as String.getBytes(UTF_8) encodes it
+                out.put('?'); // a lone surrogate, as String.getBytes(UTF_8) encodes it
             } else {
-                b[at++] = (byte) (0xe0 | (c >> 12));
-                b[at++] = (byte) (0x80 | ((c >> 6) & 0x3f));
-                b[at++] = (byte) (0x80 | (c & 0x3f));
+                out.put(0xe0 | (c >> 12));
+                out.put(0x80 | ((c >> 6) & 0x3f));
+                out.put(0x80 | (c & 0x3f));
             }
         }
-        b[at++] = '"';
-        out.length = at;
+        out.put('"');
     }
 
     /** {@code frame} with {@code member} removed from its object {@code envelope} (a copy; other members kept). */
@@ -221,13 +209,6 @@ public final class MacInput {
         /** An empty buffer of {@code capacity} bytes to start with. */
         public Buffer(int capacity) {
             bytes = new byte[Math.max(16, capacity)];
-        }
-
-        /** Makes room for {@code extra} more bytes. */
-        private void ensure(int extra) {
-            if (length + extra > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + extra));
-            }
         }
 
         private void put(int b) {
