@@ -63,7 +63,8 @@ class ClaimBench {
     private static final JsonProvider JSON = JsonProvider.provider();
 
     /** What one run measured. */
-    private record Result(String posture, double pairsPerSecond, double cpuMicrosPerPair, String load) {
+    private record Result(String posture, double pairsPerSecond, double cpuMicrosPerPair, double clientMicrosPerPair,
+                          String load) {
     }
 
     @Test
@@ -79,10 +80,11 @@ class ClaimBench {
         Result paranoid = POSTURE.equals("open") ? null : run(true);
         if (open != null && paranoid != null) {
             System.out.printf("ClaimBench paranoid/open: throughput %.0f / %.0f pairs/s = %.0f%% (target >= 70%%);"
-                            + " hub CPU %.0f / %.0f us/pair = %.2fx; load average open %s, paranoid %s%n",
+                            + " hub CPU %.0f / %.0f us/pair = %.2fx; load generator CPU %.0f / %.0f us/pair;"
+                            + " load average open %s, paranoid %s%n",
                     paranoid.pairsPerSecond(), open.pairsPerSecond(), 100 * paranoid.pairsPerSecond() / open.pairsPerSecond(),
                     paranoid.cpuMicrosPerPair(), open.cpuMicrosPerPair(), paranoid.cpuMicrosPerPair() / open.cpuMicrosPerPair(),
-                    open.load(), paranoid.load());
+                    paranoid.clientMicrosPerPair(), open.clientMicrosPerPair(), open.load(), paranoid.load());
         }
     }
 
@@ -153,21 +155,36 @@ class ClaimBench {
         measure(URI.create("ws://127.0.0.1:" + EXTERNAL_PORT + "/"), Long.getLong("bench.pid", 0L), false);
     }
 
+    /** The JFR file of one run: with {@code bench.posture=both}, {@code -open} or {@code -paranoid} before the extension. */
+    private static String jfrFile(boolean paranoid) {
+        if (JFR.isEmpty() || !POSTURE.equals("both")) {
+            return JFR;
+        }
+        int dot = JFR.lastIndexOf('.');
+        String suffix = paranoid ? "-paranoid" : "-open";
+        return dot > JFR.lastIndexOf('/') ? JFR.substring(0, dot) + suffix + JFR.substring(dot) : JFR + suffix;
+    }
+
     private static Result measure(URI uri, long hubPid, boolean paranoid) throws Exception {
         List<Client> clients = new ArrayList<>();
         for (int i = 0; i < CLIENTS; i++) {
             String name = clientName(i);
-            clients.add(new Client(uri, name, paranoid ? new HmacSigner(kid(name), secret(name)) : null));
+            LeanSigner signer = paranoid ? new LeanSigner(new HmacSigner(kid(name), secret(name)), name) : null;
+            if (signer != null) {
+                signer.selfCheck();
+            }
+            clients.add(new Client(uri, name, signer));
         }
         for (Client c : clients) {
             if (!c.registered.await(60, TimeUnit.SECONDS)) {
                 throw new AssertionError(c.name + " not registered");
             }
         }
-        if (!JFR.isEmpty()) {
+        String jfr = jfrFile(paranoid);
+        if (!jfr.isEmpty()) {
             // started on the running hub so that the recording covers only the measured period
             new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.start", "name=claim-bench", "settings=profile",
-                    "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + JFR)
+                    "delay=" + WARMUP_SECONDS + "s", "duration=" + SECONDS + "s", "filename=" + jfr)
                     .inheritIO().start().waitFor();
         }
         long warmEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(WARMUP_SECONDS);
@@ -178,12 +195,14 @@ class ClaimBench {
         ProcessHandle hubProcess = ProcessHandle.of(hubPid).orElse(ProcessHandle.current());
         sleepUntil(warmEnd);
         Duration cpuStart = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        Duration clientCpuStart = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
         sleepUntil(end);
         Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
+        Duration clientCpuEnd = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
         String load = loadAverage();
-        if (!JFR.isEmpty()) {
+        if (!jfr.isEmpty()) {
             // on a loaded machine the timed recording may not have written its file before the hub stops
-            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.stop", "name=claim-bench", "filename=" + JFR)
+            new ProcessBuilder("jcmd", Long.toString(hubPid), "JFR.stop", "name=claim-bench", "filename=" + jfr)
                     .inheritIO().start().waitFor();
         }
         long total = 0;
@@ -204,12 +223,15 @@ class ClaimBench {
             c.close();
         }
         double cpuMicrosPerPair = total == 0 ? 0 : cpuEnd.minus(cpuStart).toNanos() / 1000.0 / total;
+        // the load generator shares the machine's cores with the hub: its CPU per pair bounds the throughput too
+        double clientMicrosPerPair = total == 0 ? 0 : clientCpuEnd.minus(clientCpuStart).toNanos() / 1000.0 / total;
         String posture = paranoid ? "paranoid" : "open";
         System.out.printf("ClaimBench (%s): %d clients x window %d: %d claim+release pairs in %d s = %.0f pairs/s;"
-                        + " pair latency %s; hub CPU %.0f us/pair; load average %s%n",
+                        + " pair latency %s; hub CPU %.0f us/pair (%.2f cores); load generator CPU %.0f us/pair; load average %s%n",
                 posture, CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
-                new Percentiles(latencies, count).summary(), cpuMicrosPerPair, load);
-        return new Result(posture, total / (double) SECONDS, cpuMicrosPerPair, load);
+                new Percentiles(latencies, count).summary(), cpuMicrosPerPair,
+                cpuEnd.minus(cpuStart).toNanos() / 1e9 / SECONDS, clientMicrosPerPair, load);
+        return new Result(posture, total / (double) SECONDS, cpuMicrosPerPair, clientMicrosPerPair, load);
     }
 
     /** One socket cycling {@link #WINDOW} disjoint tasks. */
@@ -227,13 +249,13 @@ class ClaimBench {
         int latencyCount;
         private final WebSocket socket;
         /** Signs claims and releases on a paranoid hub; null on an open one. */
-        private final HmacSigner signer;
+        private final LeanSigner signer;
         private final StringBuilder partial = new StringBuilder();
         private CompletableFuture<WebSocket> sending;
         private volatile long warmEnd;
         private volatile long end;
 
-        Client(URI uri, String name, HmacSigner signer) {
+        Client(URI uri, String name, LeanSigner signer) {
             this.name = name;
             this.signer = signer;
             this.ownerField = "\"owner\":\"" + name + "\"";
@@ -257,8 +279,7 @@ class ClaimBench {
             claimSentAt[t] = System.nanoTime();
             String taskId = name.replace('/', '_') + "-" + t;
             if (signer != null) {
-                send(signer.sign(JSON.createObjectBuilder().add("type", "claim").add("target", "System").add("task_id", taskId)
-                        .add("paths", JSON.createArrayBuilder().add("bench/" + taskId)).add("ttl_seconds", 600), name).toString());
+                send(signer.claim(taskId));
                 return;
             }
             send("{\"type\":\"claim\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId
@@ -267,8 +288,7 @@ class ClaimBench {
 
         private void release(String taskId) {
             if (signer != null) {
-                send(signer.sign(JSON.createObjectBuilder().add("type", "release").add("target", "System")
-                        .add("task_id", taskId), name).toString());
+                send(signer.release(taskId));
                 return;
             }
             send("{\"type\":\"release\",\"target\":\"System\",\"sender\":\"" + name + "\",\"task_id\":\"" + taskId + "\"}");
@@ -359,6 +379,94 @@ class ClaimBench {
 
         void close() {
             socket.abort();
+        }
+    }
+
+    /**
+     * A client's §6.3 signing of the two frames the benchmark sends, without a JSON object model: the
+     * frame is written directly as its CJ-UTF8 text (members in code-point order, compact, a fresh nonce,
+     * sequence and whole-second timestamp), MAC'd with HMAC-SHA256 over those bytes, and sent as that
+     * text with {@code auth.value} added in its sorted place. Building a {@code JsonObject}, canonicalising
+     * it through a {@code TreeMap} and writing it again cost the load generator, which shares the
+     * machine's two cores with the hub, more than the hub's own verification. {@link #selfCheck} compares
+     * both frames with the object-model signer ({@link HmacSigner#seal}) before a run.
+     */
+    static final class LeanSigner {
+        private static final AtomicLong NONCES = new AtomicLong();
+        private static final String NONCE_PREFIX = "cb-" + ProcessHandle.current().pid() + "-";
+        private final HmacSigner signer;
+        private final String sender;
+        private final String authHead;
+        private final StringBuilder text = new StringBuilder(320);
+
+        LeanSigner(HmacSigner signer, String sender) {
+            this.signer = signer;
+            this.sender = plain(sender);
+            this.authHead = "{\"auth\":{\"alg\":\"hmac-sha256\",\"kid\":\"" + plain(signer.kid()) + "\",\"nonce\":\"";
+        }
+
+        /** The signed claim of {@code taskId} on path {@code bench/<taskId>}, 600 s TTL. */
+        String claim(String taskId) {
+            return claim(taskId, NONCES.incrementAndGet(), System.currentTimeMillis() / 1000);
+        }
+
+        /** The signed release of {@code taskId}. */
+        String release(String taskId) {
+            return release(taskId, NONCES.incrementAndGet(), System.currentTimeMillis() / 1000);
+        }
+
+        private String claim(String taskId, long n, long timestamp) {
+            return seal(n, timestamp, ",\"paths\":[\"bench/" + plain(taskId) + "\"],\"sender\":\"" + sender
+                    + "\",\"target\":\"System\",\"task_id\":\"" + taskId + "\",\"ttl_seconds\":600,\"type\":\"claim\"}");
+        }
+
+        private String release(String taskId, long n, long timestamp) {
+            return seal(n, timestamp, ",\"sender\":\"" + sender + "\",\"target\":\"System\",\"task_id\":\""
+                    + plain(taskId) + "\",\"type\":\"release\"}");
+        }
+
+        /** The frame whose members after {@code auth} are {@code rest}: canonical text MAC'd, then sent with {@code auth.value}. */
+        private synchronized String seal(long n, long timestamp, String rest) {
+            text.setLength(0);
+            text.append(authHead).append(NONCE_PREFIX).append(n).append("\",\"sequence\":").append(n)
+                    .append(",\"timestamp\":").append(timestamp);
+            int authEnd = text.length();
+            text.append('}').append(rest);
+            String value = signer.mac(text.toString());
+            return text.insert(authEnd, ",\"value\":\"" + value + "\"").toString();
+        }
+
+        /** Fails unless both frames equal what the object-model signer produces for the same fields. */
+        void selfCheck() {
+            String taskId = "self-check";
+            long n = 1;
+            long ts = 1_700_000_000L;
+            compare(claim(taskId, n, ts), JSON.createObjectBuilder().add("type", "claim").add("target", "System")
+                    .add("task_id", taskId).add("paths", JSON.createArrayBuilder().add("bench/" + taskId))
+                    .add("ttl_seconds", 600), n, ts);
+            compare(release(taskId, n, ts), JSON.createObjectBuilder().add("type", "release").add("target", "System")
+                    .add("task_id", taskId), n, ts);
+        }
+
+        private void compare(String lean, jakarta.json.JsonObjectBuilder frame, long n, long ts) {
+            jakarta.json.JsonObject auth = JSON.createObjectBuilder().add("alg", "hmac-sha256").add("kid", signer.kid())
+                    .add("nonce", NONCE_PREFIX + n).add("sequence", n).add("timestamp", ts).build();
+            jakarta.json.JsonObject expected = signer.seal(frame.add("sender", sender).add("auth", auth).build());
+            jakarta.json.JsonObject actual = JSON.createReader(new java.io.StringReader(lean)).readObject();
+            if (!expected.equals(actual)) {
+                throw new AssertionError("lean signer differs from HmacSigner:\n" + lean + "\n" + expected);
+            }
+        }
+
+        /** {@code s} when it needs no JSON escape (the benchmark's names), so it can be written as is. */
+        private static String plain(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+                    throw new IllegalArgumentException("the lean signer writes plain ASCII names only: " + s);
+                }
+            }
+            return s;
         }
     }
 
