@@ -31,12 +31,13 @@ import org.switchboard.itests.redsyn.RedsynClient.Reply;
 
 /**
  * Long polls whose clients went away (issue 14, defect 2): they are released at once, their sockets
- * and file descriptors freed, and they never take a message meant for a live taker. One hub.
+ * and file descriptors freed, and they never take a message meant for a live taker. On the shared
+ * REDSYN hub ({@link Relay#shared()}); the descriptor counts are taken relative to each test's start.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AbandonedPollIT {
 
-    private static final String CLI = "acme/general/ana/cli";
+    private static final String CLI = "pollco/general/ana/cli";
 
     private Relay relay;
     private RedsynClient c;
@@ -45,13 +46,13 @@ class AbandonedPollIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start("REDSYN_INBOX_SWEEP_INTERVAL_MS", "200");
+        relay = Relay.shared(); // names under "pollco", unique to this class
         c = relay.client;
-        joel = relay.personWithNode("joel@acme.test", null);
-        ana = relay.personWithNode("ana@acme.test", null);
-        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "acme", "me", "joel")).status());
-        c.post("/v1/orgs/acme/invites", joel, obj("email", "ana@acme.test", "team", "general"));
-        assertEquals(201, c.post("/v1/orgs/acme/join", ana, obj("me", "ana")).status());
+        joel = relay.personWithNode("joel@pollco.test", null);
+        ana = relay.personWithNode("ana@pollco.test", null);
+        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "pollco", "me", "joel")).status());
+        c.post("/v1/orgs/pollco/invites", joel, obj("email", "ana@pollco.test", "team", "general"));
+        assertEquals(201, c.post("/v1/orgs/pollco/join", ana, obj("me", "ana")).status());
     }
 
     @AfterAll
@@ -95,7 +96,7 @@ class AbandonedPollIT {
 
     @Test
     void abandonedPollsNeverTakeMessagesMeantForALiveTaker() throws Exception {
-        String agent = "acme/general/joel/busy";
+        String agent = "pollco/general/joel/busy";
         announce(agent);
         abandon(openPolls(agent, 5), 500);
 
@@ -127,7 +128,7 @@ class AbandonedPollIT {
 
     @Test
     void aLivePollBesideDeadOnesStillWaitsItsTimeAndThenGetsAMessage() throws Exception {
-        String agent = "acme/general/joel/patient";
+        String agent = "pollco/general/joel/patient";
         announce(agent);
         CompletableFuture<Reply> live = CompletableFuture.supplyAsync(() -> c.get("/v1/inbox/" + agent + "?wait=3", joel));
         abandon(openPolls(agent, 4), 500);
@@ -146,7 +147,7 @@ class AbandonedPollIT {
 
     @Test
     void oneAbandonedPollIsNoticedAtOnce() throws Exception {
-        String agent = "acme/general/joel/single";
+        String agent = "pollco/general/joel/single";
         announce(agent);
         List<Socket> one = openPolls(agent, 1);
         Set<Integer> ports = clientPorts(one);
@@ -160,7 +161,7 @@ class AbandonedPollIT {
 
     @Test
     void manyAbandonedPollsFreeTheirSocketsAtOnce() throws Exception {
-        String agent = "acme/general/joel/crowd";
+        String agent = "pollco/general/joel/crowd";
         announce(agent);
         int before = openFds();
         List<Socket> sockets = openPolls(agent, 200);

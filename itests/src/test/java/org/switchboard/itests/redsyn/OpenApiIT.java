@@ -42,8 +42,8 @@ import org.switchboard.itests.redsyn.RedsynClient.Reply;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiIT {
 
-    private static final String DESK = "acme/general/joel/desk";
-    private static final String ANA_CLI = "acme/general/ana/cli";
+    private static final String DESK = "apidoc/general/joel/desk";
+    private static final String ANA_CLI = "apidoc/general/ana/cli";
 
     private Relay relay;
     private RedsynClient c;
@@ -54,7 +54,7 @@ class OpenApiIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true");
+        relay = Relay.shared(); // names under "apidoc" and "apipeer", unique to this class
         c = relay.client;
         Reply openapi = new RedsynClient("http://127.0.0.1:" + relay.hub.port()).get("/openapi?format=JSON", null, "Accept", "application/json");
         assertEquals(200, openapi.status(), openapi.toString());
@@ -82,14 +82,14 @@ class OpenApiIT {
     /** Every operation of the API, each with a real request (a few refusals too, which the document's default must describe). */
     private void scenario() {
         // operator bootstrap
-        Reply person = run("POST /admin/persons", () -> c.post("/admin/persons", Relay.ADMIN, obj("email", "joel@acme.test", "plan", "enterprise")));
+        Reply person = run("POST /admin/persons", () -> c.post("/admin/persons", Relay.ADMIN, obj("email", "joel@apidoc.test", "plan", "enterprise")));
         long joelId = person.json().getJsonNumber("id").longValue();
         run("POST /admin/persons", () -> c.post("/admin/persons", Relay.ADMIN, obj("email", "not-an-email")));
         Reply node = run("POST /admin/persons/{id}/nodes", () -> c.post("/admin/persons/" + joelId + "/nodes", Relay.ADMIN, obj("name", "laptop")));
         String joel = node.json().getString("token");
         run("PUT /admin/persons/{id}/plan", () -> c.put("/admin/persons/" + joelId + "/plan", Relay.ADMIN, obj("plan", "enterprise")));
-        String ana = relay.personWithNode("ana@acme.test", "pro");
-        String out = relay.personWithNode("out@globex.test", "pro");
+        String ana = relay.personWithNode("ana@apidoc.test", "pro");
+        String out = relay.personWithNode("out@apipeer.test", "pro");
 
         run("POST /v1/nodes", () -> c.post("/v1/nodes", joel, obj("name", "server")));
         run("PUT /v1/nodes/key", () -> c.put("/v1/nodes/key", joel, keys()));
@@ -97,13 +97,13 @@ class OpenApiIT {
         run("GET /v1/me", () -> c.get("/v1/me", "rsn_unknown"));
 
         // organisations
-        run("POST /v1/orgs", () -> c.post("/v1/orgs", joel, obj("handle", "acme", "me", "joel")));
-        run("POST /v1/orgs", () -> c.post("/v1/orgs", out, obj("handle", "globex", "me", "out")));
-        run("POST /v1/orgs/{org}/teams", () -> c.post("/v1/orgs/acme/teams", joel, obj("handle", "ops")));
-        run("POST /v1/orgs/{org}/invites", () -> c.post("/v1/orgs/acme/invites", joel, obj("email", "ana@acme.test", "team", "general")));
-        run("POST /v1/orgs/{org}/join", () -> c.post("/v1/orgs/acme/join", ana, obj("me", "ana")));
-        run("POST /v1/orgs/{org}/teams/{team}/members", () -> c.post("/v1/orgs/acme/teams/ops/members", joel, obj("who", "ana")));
-        run("GET /v1/orgs/{org}/usage", () -> c.get("/v1/orgs/acme/usage", joel));
+        run("POST /v1/orgs", () -> c.post("/v1/orgs", joel, obj("handle", "apidoc", "me", "joel")));
+        run("POST /v1/orgs", () -> c.post("/v1/orgs", out, obj("handle", "apipeer", "me", "out")));
+        run("POST /v1/orgs/{org}/teams", () -> c.post("/v1/orgs/apidoc/teams", joel, obj("handle", "ops")));
+        run("POST /v1/orgs/{org}/invites", () -> c.post("/v1/orgs/apidoc/invites", joel, obj("email", "ana@apidoc.test", "team", "general")));
+        run("POST /v1/orgs/{org}/join", () -> c.post("/v1/orgs/apidoc/join", ana, obj("me", "ana")));
+        run("POST /v1/orgs/{org}/teams/{team}/members", () -> c.post("/v1/orgs/apidoc/teams/ops/members", joel, obj("who", "ana")));
+        run("GET /v1/orgs/{org}/usage", () -> c.get("/v1/orgs/apidoc/usage", joel));
 
         // agents, messages, inbox
         String agent = "/v1/agents/{org}/{team}/{user}/{agent}";
@@ -140,17 +140,17 @@ class OpenApiIT {
         run("GET /v1/directory", () -> c.get("/v1/directory?sessions=1", joel));
 
         // links
-        run("POST /v1/orgs/{org}/links", () -> c.post("/v1/orgs/acme/links", joel, obj("other", "globex")));
-        run("POST /v1/orgs/{org}/links", () -> c.post("/v1/orgs/globex/links", out, obj("other", "acme")));
-        run("PUT /v1/orgs/{org}/links/{other}/expose", () -> c.put("/v1/orgs/acme/links/globex/expose", joel, obj("kind", "agent", "pattern", "general/*")));
-        run("PUT /v1/orgs/{org}/links/{other}/rules", () -> c.put("/v1/orgs/acme/links/globex/rules", joel, obj("signed_only", true, "ips", "")));
+        run("POST /v1/orgs/{org}/links", () -> c.post("/v1/orgs/apidoc/links", joel, obj("other", "apipeer")));
+        run("POST /v1/orgs/{org}/links", () -> c.post("/v1/orgs/apipeer/links", out, obj("other", "apidoc")));
+        run("PUT /v1/orgs/{org}/links/{other}/expose", () -> c.put("/v1/orgs/apidoc/links/apipeer/expose", joel, obj("kind", "agent", "pattern", "general/*")));
+        run("PUT /v1/orgs/{org}/links/{other}/rules", () -> c.put("/v1/orgs/apidoc/links/apipeer/rules", joel, obj("signed_only", true, "ips", "")));
         run("GET /v1/links", () -> c.get("/v1/links", joel));
-        run("POST /v1/orgs/{org}/links/{other}/revoke", () -> c.post("/v1/orgs/acme/links/globex/revoke", joel, null));
+        run("POST /v1/orgs/{org}/links/{other}/revoke", () -> c.post("/v1/orgs/apidoc/links/apipeer/revoke", joel, null));
 
         // topics
-        run("PUT /v1/subscriptions", () -> c.put("/v1/subscriptions", joel, obj("agent", DESK, "topic", "topic:acme/general/news")));
+        run("PUT /v1/subscriptions", () -> c.put("/v1/subscriptions", joel, obj("agent", DESK, "topic", "topic:apidoc/general/news")));
         run("GET /v1/topics", () -> c.get("/v1/topics", joel));
-        run("POST /v1/subscriptions/remove", () -> c.post("/v1/subscriptions/remove", joel, obj("agent", DESK, "topic", "topic:acme/general/news")));
+        run("POST /v1/subscriptions/remove", () -> c.post("/v1/subscriptions/remove", joel, obj("agent", DESK, "topic", "topic:apidoc/general/news")));
 
         // webhooks
         String hook = "http://127.0.0.1:" + relay.hub.port() + "/nowhere";

@@ -31,8 +31,8 @@ import org.switchboard.itests.redsyn.RedsynClient.Reply;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedsynDeliveryIT {
 
-    private static final String CLI = "acme/general/joel/cli";
-    private static final String ANA_CLI = "acme/general/ana/cli";
+    private static final String CLI = "deliverco/general/joel/cli";
+    private static final String ANA_CLI = "deliverco/general/ana/cli";
 
     private Relay relay;
     private RedsynClient c;
@@ -44,20 +44,20 @@ class RedsynDeliveryIT {
 
     @BeforeAll
     void start() {
-        relay = Relay.start("REDSYN_INBOX_SWEEP_INTERVAL_MS", "200");
+        relay = Relay.shared(); // names under "deliverco", "deliverout" and "deliverfree", unique to this class
         c = relay.client;
-        joel = relay.personWithNode("joel@acme.test", "enterprise");
-        ana = relay.personWithNode("ana@acme.test", null);
-        olga = relay.personWithNode("olga@acme.test", null);
-        out = relay.personWithNode("out@globex.test", null);
-        free = relay.personWithNode("fay@free.test", "free");
-        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "acme", "me", "joel")).status());
-        c.post("/v1/orgs/acme/invites", joel, obj("email", "ana@acme.test", "team", "general"));
-        assertEquals(201, c.post("/v1/orgs/acme/join", ana, obj("me", "ana")).status());
-        c.post("/v1/orgs/acme/invites", joel, obj("email", "olga@acme.test", "team", "general"));
-        assertEquals(201, c.post("/v1/orgs/acme/join", olga, obj("me", "olga")).status());
-        assertEquals(201, c.post("/v1/orgs", out, obj("handle", "globex", "me", "out")).status());
-        assertEquals(201, c.post("/v1/orgs", free, obj("handle", "freeorg", "me", "fay")).status());
+        joel = relay.personWithNode("joel@deliverco.test", "enterprise");
+        ana = relay.personWithNode("ana@deliverco.test", null);
+        olga = relay.personWithNode("olga@deliverco.test", null);
+        out = relay.personWithNode("out@deliverout.test", null);
+        free = relay.personWithNode("fay@deliverfree.test", "free");
+        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "deliverco", "me", "joel")).status());
+        c.post("/v1/orgs/deliverco/invites", joel, obj("email", "ana@deliverco.test", "team", "general"));
+        assertEquals(201, c.post("/v1/orgs/deliverco/join", ana, obj("me", "ana")).status());
+        c.post("/v1/orgs/deliverco/invites", joel, obj("email", "olga@deliverco.test", "team", "general"));
+        assertEquals(201, c.post("/v1/orgs/deliverco/join", olga, obj("me", "olga")).status());
+        assertEquals(201, c.post("/v1/orgs", out, obj("handle", "deliverout", "me", "out")).status());
+        assertEquals(201, c.post("/v1/orgs", free, obj("handle", "deliverfree", "me", "fay")).status());
     }
 
     @AfterAll
@@ -97,14 +97,14 @@ class RedsynDeliveryIT {
 
     @Test
     void requestTakeReplyAckRoundTrip() {
-        announce(joel, "acme/general/joel/shout");
-        JsonObject accepted = sent(ana, request(ANA_CLI, "acme/general/joel/shout", "hello"));
+        announce(joel, "deliverco/general/joel/shout");
+        JsonObject accepted = sent(ana, request(ANA_CLI, "deliverco/general/joel/shout", "hello"));
         String id = accepted.getString("id");
         assertEquals(id, accepted.getString("thread"), "a request without a thread opens one with its own id");
-        assertTrue(accepted.getString("to").startsWith("acme/general/joel/shout#s"), accepted.toString());
+        assertTrue(accepted.getString("to").startsWith("deliverco/general/joel/shout#s"), accepted.toString());
         assertFalse(accepted.getBoolean("signed"));
 
-        JsonArray items = take(joel, "acme/general/joel/shout", "wait=5&lease=300");
+        JsonArray items = take(joel, "deliverco/general/joel/shout", "wait=5&lease=300");
         assertEquals(1, items.size());
         JsonObject e = items.getJsonObject(0);
         assertEquals(1, e.getInt("v"));
@@ -118,10 +118,10 @@ class RedsynDeliveryIT {
         assertFalse(e.getBoolean("signed"));
         assertFalse(e.getBoolean("error"));
 
-        JsonObject answered = sent(joel, reply("acme/general/joel/shout", id, "HELLO", "to", "ignored on replies"));
+        JsonObject answered = sent(joel, reply("deliverco/general/joel/shout", id, "HELLO", "to", "ignored on replies"));
         assertEquals(ANA_CLI, answered.getString("to"));
         assertEquals(id, answered.getString("thread"));
-        ack(joel, "acme/general/joel/shout", id);
+        ack(joel, "deliverco/general/joel/shout", id);
 
         JsonArray back = take(ana, ANA_CLI, "reply_to=" + id);
         assertEquals(1, back.size());
@@ -131,85 +131,85 @@ class RedsynDeliveryIT {
         assertEquals(accepted.getString("to"), r.getString("from"), "the reply comes from the session that answered");
         assertEquals("HELLO", r.getJsonObject("body").getString("text"));
         ack(ana, ANA_CLI, r.getString("id"));
-        assertEquals(0, take(joel, "acme/general/joel/shout", "").size());
+        assertEquals(0, take(joel, "deliverco/general/joel/shout", "").size());
 
-        Reply unknownAck = c.post("/v1/inbox/acme/general/joel/shout/ack", joel, obj("ids", List.of("nope")));
+        Reply unknownAck = c.post("/v1/inbox/deliverco/general/joel/shout/ack", joel, obj("ids", List.of("nope")));
         assertEquals("nope", unknownAck.json().getJsonArray("not_acked").getString(0));
-        assertEquals(403, c.get("/v1/inbox/acme/general/joel/shout", ana).status(), "only the owner's nodes take");
-        assertEquals(403, c.post("/v1/inbox/acme/general/joel/shout/ack", ana, obj("ids", List.of(id))).status());
-        assertEquals(422, c.post("/v1/inbox/acme/general/joel/shout/ack", joel, obj()).status());
+        assertEquals(403, c.get("/v1/inbox/deliverco/general/joel/shout", ana).status(), "only the owner's nodes take");
+        assertEquals(403, c.post("/v1/inbox/deliverco/general/joel/shout/ack", ana, obj("ids", List.of(id))).status());
+        assertEquals(422, c.post("/v1/inbox/deliverco/general/joel/shout/ack", joel, obj()).status());
     }
 
     @Test
     void shortFormsResolveFromTheSender() {
-        announce(joel, "acme/general/joel/short1");
-        announce(ana, "acme/general/ana/short2");
-        assertTrue(sent(joel, request(CLI, "short1", "own agent")).getString("to").startsWith("acme/general/joel/short1#s"));
-        assertTrue(sent(joel, request(CLI, "ana/short2", "team")).getString("to").startsWith("acme/general/ana/short2#s"));
-        assertTrue(sent(joel, request(CLI, "general/ana/short2", "org")).getString("to").startsWith("acme/general/ana/short2#s"));
+        announce(joel, "deliverco/general/joel/short1");
+        announce(ana, "deliverco/general/ana/short2");
+        assertTrue(sent(joel, request(CLI, "short1", "own agent")).getString("to").startsWith("deliverco/general/joel/short1#s"));
+        assertTrue(sent(joel, request(CLI, "ana/short2", "team")).getString("to").startsWith("deliverco/general/ana/short2#s"));
+        assertTrue(sent(joel, request(CLI, "general/ana/short2", "org")).getString("to").startsWith("deliverco/general/ana/short2#s"));
         assertEquals(422, send(joel, request(CLI, "a/b/c/d/e", "bad")).status());
     }
 
     @Test
     void envelopeRulesAreEnforced() {
-        announce(joel, "acme/general/joel/rules");
-        Reply v2 = send(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/rules", "x"), "v", 2));
+        announce(joel, "deliverco/general/joel/rules");
+        Reply v2 = send(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/rules", "x"), "v", 2));
         assertEquals(422, v2.status());
         assertEquals("v must be 1", v2.error());
         assertEquals(422, v2.json().getInt("status"));
-        assertEquals(422, send(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/rules", "x"), "kind", "shout")).status());
-        assertEquals(404, send(ana, request(ANA_CLI, "acme/general/joel/nobody", "x")).status());
-        assertEquals(413, send(ana, request(ANA_CLI, "acme/general/joel/rules", "x".repeat(70_000))).status());
-        assertEquals(422, send(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/rules", "x"), "error", true)).status());
+        assertEquals(422, send(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/rules", "x"), "kind", "shout")).status());
+        assertEquals(404, send(ana, request(ANA_CLI, "deliverco/general/joel/nobody", "x")).status());
+        assertEquals(413, send(ana, request(ANA_CLI, "deliverco/general/joel/rules", "x".repeat(70_000))).status());
+        assertEquals(422, send(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/rules", "x"), "error", true)).status());
         assertEquals(404, send(ana, reply(ANA_CLI, "no-such-request", "x")).status());
-        assertEquals(201, send(ana, Relay.merge(request(ANA_CLI, "topic:acme/general/news", "x"), "kind", "event")).status(),
+        assertEquals(201, send(ana, Relay.merge(request(ANA_CLI, "topic:deliverco/general/news", "x"), "kind", "event")).status(),
                 "an event to a topic is published (RedsynLinksTopicsIT covers topics)");
 
-        JsonObject refs = obj("url", "https://git.acme.test/app", "note", "at 4f2c1d");
-        String id = sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/rules", "with refs"), "refs",
+        JsonObject refs = obj("url", "https://git.deliverco.test/app", "note", "at 4f2c1d");
+        String id = sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/rules", "with refs"), "refs",
                 jakarta.json.Json.createArrayBuilder().add(refs).build(), "ts", 1790000000L)).getString("id");
-        JsonObject e = take(joel, "acme/general/joel/rules", "").getJsonObject(0);
+        JsonObject e = take(joel, "deliverco/general/joel/rules", "").getJsonObject(0);
         assertEquals(id, e.getString("id"));
-        assertEquals("https://git.acme.test/app", e.getJsonArray("refs").getJsonObject(0).getString("url"));
+        assertEquals("https://git.deliverco.test/app", e.getJsonArray("refs").getJsonObject(0).getString("url"));
         assertEquals(1790000000L, e.getJsonNumber("ts").longValue());
     }
 
     @Test
     void resendingAnIdReturnsTheFirstMessage() {
-        announce(joel, "acme/general/joel/dedup");
-        JsonObject first = sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/dedup", "one"), "id", "retry-42"));
+        announce(joel, "deliverco/general/joel/dedup");
+        JsonObject first = sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/dedup", "one"), "id", "retry-42"));
         assertEquals("retry-42", first.getString("id"));
-        Reply again = send(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/dedup", "two"), "id", "retry-42"));
+        Reply again = send(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/dedup", "two"), "id", "retry-42"));
         assertEquals(200, again.status());
         assertTrue(again.json().getBoolean("duplicate"));
         assertEquals(first.getString("to"), again.json().getString("to"));
-        JsonArray waiting = take(joel, "acme/general/joel/dedup", "peek=1");
+        JsonArray waiting = take(joel, "deliverco/general/joel/dedup", "peek=1");
         assertEquals(1, waiting.size(), "retrying never duplicates");
         assertEquals("one", waiting.getJsonObject(0).getJsonObject("body").getString("text"));
-        assertEquals(409, send(olga, Relay.merge(request("acme/general/olga/cli", "acme/general/joel/dedup", "x"), "id", "retry-42")).status());
-        assertTrue(sent(ana, request(ANA_CLI, "acme/general/joel/dedup", "auto")).getString("id").startsWith("m"));
+        assertEquals(409, send(olga, Relay.merge(request("deliverco/general/olga/cli", "deliverco/general/joel/dedup", "x"), "id", "retry-42")).status());
+        assertTrue(sent(ana, request(ANA_CLI, "deliverco/general/joel/dedup", "auto")).getString("id").startsWith("m"));
     }
 
     @Test
     void ttlIsCappedByThePlan() {
-        announce(free, "freeorg/general/fay/slow");
-        sent(free, Relay.merge(request("freeorg/general/fay/cli", "freeorg/general/fay/slow", "x"), "ttl", 999_999));
-        assertEquals(86_400, take(free, "freeorg/general/fay/slow", "").getJsonObject(0).getInt("ttl"));
-        announce(joel, "acme/general/joel/long");
-        sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/long", "x"), "ttl", 999_999));
-        assertEquals(999_999, take(joel, "acme/general/joel/long", "").getJsonObject(0).getInt("ttl"), "enterprise allows 30 days");
+        announce(free, "deliverfree/general/fay/slow");
+        sent(free, Relay.merge(request("deliverfree/general/fay/cli", "deliverfree/general/fay/slow", "x"), "ttl", 999_999));
+        assertEquals(86_400, take(free, "deliverfree/general/fay/slow", "").getJsonObject(0).getInt("ttl"));
+        announce(joel, "deliverco/general/joel/long");
+        sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/long", "x"), "ttl", 999_999));
+        assertEquals(999_999, take(joel, "deliverco/general/joel/long", "").getJsonObject(0).getInt("ttl"), "enterprise allows 30 days");
     }
 
     // ---- long polling ------------------------------------------------------------------------
 
     @Test
     void aParkedPollWakesWhenAMessageArrives() throws Exception {
-        announce(joel, "acme/general/joel/waiter");
+        announce(joel, "deliverco/general/joel/waiter");
         long started = System.nanoTime();
-        CompletableFuture<JsonArray> poll = CompletableFuture.supplyAsync(() -> take(joel, "acme/general/joel/waiter", "wait=20"));
+        CompletableFuture<JsonArray> poll = CompletableFuture.supplyAsync(() -> take(joel, "deliverco/general/joel/waiter", "wait=20"));
         Thread.sleep(1500);
         assertFalse(poll.isDone(), "the poll is parked");
-        String id = sent(ana, request(ANA_CLI, "acme/general/joel/waiter", "wake up")).getString("id");
+        String id = sent(ana, request(ANA_CLI, "deliverco/general/joel/waiter", "wake up")).getString("id");
         JsonArray items = poll.get(10, TimeUnit.SECONDS);
         double seconds = (System.nanoTime() - started) / 1e9;
         assertEquals(1, items.size());
@@ -219,9 +219,9 @@ class RedsynDeliveryIT {
 
     @Test
     void aParkedPollEndsEmptyWhenTheWaitIsOver() {
-        announce(joel, "acme/general/joel/quiet");
+        announce(joel, "deliverco/general/joel/quiet");
         long started = System.nanoTime();
-        JsonArray items = take(joel, "acme/general/joel/quiet", "wait=2");
+        JsonArray items = take(joel, "deliverco/general/joel/quiet", "wait=2");
         double seconds = (System.nanoTime() - started) / 1e9;
         assertEquals(0, items.size());
         assertTrue(seconds >= 1.9 && seconds < 8, "waited " + seconds);
@@ -231,105 +231,105 @@ class RedsynDeliveryIT {
 
     @Test
     void peekListsWithoutTaking() {
-        announce(joel, "acme/general/joel/peeky");
-        String id = sent(ana, request(ANA_CLI, "acme/general/joel/peeky", "x")).getString("id");
-        JsonObject peeked = take(joel, "acme/general/joel/peeky", "peek=1").getJsonObject(0);
+        announce(joel, "deliverco/general/joel/peeky");
+        String id = sent(ana, request(ANA_CLI, "deliverco/general/joel/peeky", "x")).getString("id");
+        JsonObject peeked = take(joel, "deliverco/general/joel/peeky", "peek=1").getJsonObject(0);
         assertEquals(id, peeked.getString("id"));
         assertEquals(0, peeked.getInt("attempts"));
         assertEquals("queued", peeked.getString("state"));
-        assertEquals(1, take(joel, "acme/general/joel/peeky", "").getJsonObject(0).getInt("attempts"));
+        assertEquals(1, take(joel, "deliverco/general/joel/peeky", "").getJsonObject(0).getInt("attempts"));
     }
 
     @Test
     void anUnackedLeaseRunsOutAndTheMessageComesBack() throws Exception {
-        announce(joel, "acme/general/joel/lease");
-        String id = sent(ana, request(ANA_CLI, "acme/general/joel/lease", "x")).getString("id");
-        assertEquals(id, take(joel, "acme/general/joel/lease", "lease=1").getJsonObject(0).getString("id"));
-        assertEquals(0, take(joel, "acme/general/joel/lease", "").size(), "leased: nobody else takes it");
-        JsonArray again = take(joel, "acme/general/joel/lease", "wait=10&lease=60");
+        announce(joel, "deliverco/general/joel/lease");
+        String id = sent(ana, request(ANA_CLI, "deliverco/general/joel/lease", "x")).getString("id");
+        assertEquals(id, take(joel, "deliverco/general/joel/lease", "lease=1").getJsonObject(0).getString("id"));
+        assertEquals(0, take(joel, "deliverco/general/joel/lease", "").size(), "leased: nobody else takes it");
+        JsonArray again = take(joel, "deliverco/general/joel/lease", "wait=10&lease=60");
         assertEquals(1, again.size(), "the parked poll is woken when the lease runs out");
         assertEquals(id, again.getJsonObject(0).getString("id"));
         assertEquals(2, again.getJsonObject(0).getInt("attempts"));
-        ack(joel, "acme/general/joel/lease", id);
+        ack(joel, "deliverco/general/joel/lease", id);
         Thread.sleep(1200);
-        assertEquals(0, take(joel, "acme/general/joel/lease", "").size());
+        assertEquals(0, take(joel, "deliverco/general/joel/lease", "").size());
     }
 
     @Test
     void takenTenTimesWithoutAckIsAbandonedAndTheSenderTold() throws Exception {
-        announce(joel, "acme/general/joel/flaky");
-        String id = sent(ana, request("acme/general/ana/asker", "acme/general/joel/flaky", "x")).getString("id");
+        announce(joel, "deliverco/general/joel/flaky");
+        String id = sent(ana, request("deliverco/general/ana/asker", "deliverco/general/joel/flaky", "x")).getString("id");
         for (int attempt = 1; attempt <= 10; attempt++) {
-            JsonArray items = take(joel, "acme/general/joel/flaky", "wait=10&lease=1");
+            JsonArray items = take(joel, "deliverco/general/joel/flaky", "wait=10&lease=1");
             assertEquals(1, items.size(), "attempt " + attempt);
             assertEquals(attempt, items.getJsonObject(0).getInt("attempts"));
         }
-        JsonArray notices = take(ana, "acme/general/ana/asker", "wait=10");
+        JsonArray notices = take(ana, "deliverco/general/ana/asker", "wait=10");
         assertEquals(1, notices.size());
         JsonObject notice = notices.getJsonObject(0);
         assertEquals("reply", notice.getString("kind"));
         assertTrue(notice.getBoolean("error"));
         assertEquals(id, notice.getString("reply_to"));
-        assertEquals("not delivered: acme/general/joel/flaky took it 10 times and never confirmed it",
+        assertEquals("not delivered: deliverco/general/joel/flaky took it 10 times and never confirmed it",
                 notice.getJsonObject("body").getString("text"));
-        assertEquals(0, take(joel, "acme/general/joel/flaky", "wait=2").size(), "abandoned: never delivered again");
+        assertEquals(0, take(joel, "deliverco/general/joel/flaky", "wait=2").size(), "abandoned: never delivered again");
     }
 
     @Test
     void aMessageNobodyTakesExpiresAndTheSenderIsTold() {
-        announce(joel, "acme/general/joel/absent");
-        String id = sent(ana, Relay.merge(request("acme/general/ana/patient", "acme/general/joel/absent", "x"), "ttl", 1)).getString("id");
-        JsonArray notices = take(ana, "acme/general/ana/patient", "wait=10");
+        announce(joel, "deliverco/general/joel/absent");
+        String id = sent(ana, Relay.merge(request("deliverco/general/ana/patient", "deliverco/general/joel/absent", "x"), "ttl", 1)).getString("id");
+        JsonArray notices = take(ana, "deliverco/general/ana/patient", "wait=10");
         assertEquals(1, notices.size());
         assertEquals(id, notices.getJsonObject(0).getString("reply_to"));
-        assertEquals("not delivered: it expired before acme/general/joel/absent took it",
+        assertEquals("not delivered: it expired before deliverco/general/joel/absent took it",
                 notices.getJsonObject(0).getJsonObject("body").getString("text"));
-        assertEquals(0, take(joel, "acme/general/joel/absent", "").size());
+        assertEquals(0, take(joel, "deliverco/general/joel/absent", "").size());
     }
 
     @Test
     void anUntakenRequestCanBeCancelled() {
-        announce(joel, "acme/general/joel/cancel");
-        String id = sent(ana, request(ANA_CLI, "acme/general/joel/cancel", "never mind")).getString("id");
+        announce(joel, "deliverco/general/joel/cancel");
+        String id = sent(ana, request(ANA_CLI, "deliverco/general/joel/cancel", "never mind")).getString("id");
         assertEquals(404, c.post("/v1/messages/" + id + "/cancel", olga, null).status(), "only its sender cancels");
         Reply cancelled = c.post("/v1/messages/" + id + "/cancel", ana, null);
         assertEquals(200, cancelled.status(), cancelled.toString());
         assertTrue(cancelled.json().getBoolean("cancelled"));
-        assertEquals(0, take(joel, "acme/general/joel/cancel", "").size());
+        assertEquals(0, take(joel, "deliverco/general/joel/cancel", "").size());
 
-        String taken = sent(ana, request(ANA_CLI, "acme/general/joel/cancel", "too late")).getString("id");
-        take(joel, "acme/general/joel/cancel", "");
+        String taken = sent(ana, request(ANA_CLI, "deliverco/general/joel/cancel", "too late")).getString("id");
+        take(joel, "deliverco/general/joel/cancel", "");
         assertEquals(409, c.post("/v1/messages/" + taken + "/cancel", ana, null).status());
         assertEquals(404, c.post("/v1/messages/nothing/cancel", ana, null).status());
     }
 
     @Test
     void orderIsKeptPerSession() {
-        announce(joel, "acme/general/joel/ordered");
-        String first = sent(ana, request(ANA_CLI, "acme/general/joel/ordered", "1")).getString("id");
-        assertEquals(first, take(joel, "acme/general/joel/ordered", "").getJsonObject(0).getString("id"));
-        String second = sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/ordered", "2"), "thread", first)).getString("id");
-        String other = sent(ana, request(ANA_CLI, "acme/general/joel/ordered", "other session")).getString("id");
-        JsonArray now = take(joel, "acme/general/joel/ordered", "");
+        announce(joel, "deliverco/general/joel/ordered");
+        String first = sent(ana, request(ANA_CLI, "deliverco/general/joel/ordered", "1")).getString("id");
+        assertEquals(first, take(joel, "deliverco/general/joel/ordered", "").getJsonObject(0).getString("id"));
+        String second = sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/ordered", "2"), "thread", first)).getString("id");
+        String other = sent(ana, request(ANA_CLI, "deliverco/general/joel/ordered", "other session")).getString("id");
+        JsonArray now = take(joel, "deliverco/general/joel/ordered", "");
         assertEquals(1, now.size(), "the session's second message waits for the first to be confirmed");
         assertEquals(other, now.getJsonObject(0).getString("id"));
-        ack(joel, "acme/general/joel/ordered", first, other);
-        assertEquals(second, take(joel, "acme/general/joel/ordered", "").getJsonObject(0).getString("id"));
+        ack(joel, "deliverco/general/joel/ordered", first, other);
+        assertEquals(second, take(joel, "deliverco/general/joel/ordered", "").getJsonObject(0).getString("id"));
     }
 
     // ---- files ---------------------------------------------------------------------------------
 
     @Test
     void filesAreDeliveredAsDigestDownloadedApartAndDeletedOnceDelivered() throws Exception {
-        announce(joel, "acme/general/joel/files");
+        announce(joel, "deliverco/general/joel/files");
         byte[] zip = new byte[10_000];
         new java.util.Random(7).nextBytes(zip);
         zip[0] = 'P';
         zip[1] = 'K';
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(zip));
-        String id = sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/files", "see zip"), "files",
+        String id = sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/files", "see zip"), "files",
                 obj("zip", Base64.getEncoder().encodeToString(zip)))).getString("id");
-        JsonObject e = take(joel, "acme/general/joel/files", "").getJsonObject(0);
+        JsonObject e = take(joel, "deliverco/general/joel/files", "").getJsonObject(0);
         assertEquals(10_000, e.getJsonObject("files").getInt("bytes"));
         assertEquals(sha, e.getJsonObject("files").getString("sha256"));
         assertFalse(e.getJsonObject("files").containsKey("zip"));
@@ -341,66 +341,66 @@ class RedsynDeliveryIT {
         assertEquals(200, c.get("/v1/messages/" + id + "/files", ana).status(), "the sender's organisation too");
         assertEquals(404, c.get("/v1/messages/" + id + "/files", out).status());
 
-        ack(joel, "acme/general/joel/files", id);
+        ack(joel, "deliverco/general/joel/files", id);
         assertEquals(410, c.get("/v1/messages/" + id + "/files", joel).status(), "delivered files are deleted");
 
         String tooBig = Base64.getEncoder().encodeToString(new byte[5 * 1024 * 1024 + 10]);
-        assertEquals(413, send(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/files", "big"), "files", obj("zip", tooBig))).status());
+        assertEquals(413, send(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/files", "big"), "files", obj("zip", tooBig))).status());
     }
 
     // ---- sessions and threads -------------------------------------------------------------------
 
     @Test
     void sessionsOpenCloseAndFollowUps() {
-        announce(joel, "acme/general/joel/desk");
-        JsonObject first = sent(ana, request(ANA_CLI, "acme/general/joel/desk", "start"));
+        announce(joel, "deliverco/general/joel/desk");
+        JsonObject first = sent(ana, request(ANA_CLI, "deliverco/general/joel/desk", "start"));
         String thread = first.getString("thread");
         String s1 = sid(first);
-        assertEquals(s1, sid(sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/desk", "follow-up"), "thread", thread))),
+        assertEquals(s1, sid(sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/desk", "follow-up"), "thread", thread))),
                 "a follow-up in the thread lands in the same session");
-        String forced = sid(sent(ana, request(ANA_CLI, "acme/general/joel/desk#new", "fresh")));
+        String forced = sid(sent(ana, request(ANA_CLI, "deliverco/general/joel/desk#new", "fresh")));
         assertNotEquals(s1, forced, "#new forces a new session");
-        String named = sid(sent(olga, request("acme/general/olga/cli", "acme/general/joel/desk#" + s1, "olga joins s1")));
+        String named = sid(sent(olga, request("deliverco/general/olga/cli", "deliverco/general/joel/desk#" + s1, "olga joins s1")));
         assertEquals(s1, named);
 
-        Reply titled = c.put("/v1/agents/acme/general/joel/desk/sessions/" + s1, joel, obj("title", "invoices"));
+        Reply titled = c.put("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, joel, obj("title", "invoices"));
         assertEquals(200, titled.status(), titled.toString());
         assertEquals("invoices", titled.json().getString("title"));
-        assertEquals(403, c.put("/v1/agents/acme/general/joel/desk/sessions/" + s1, ana, obj("title", "mine")).status());
+        assertEquals(403, c.put("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, ana, obj("title", "mine")).status());
 
-        JsonObject owner = c.get("/v1/agents/acme/general/joel/desk/sessions/" + s1, joel).json();
+        JsonObject owner = c.get("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, joel).json();
         assertEquals("invoices", owner.getString("title"));
         assertEquals(3, owner.getJsonArray("messages").size(), "the owner sees everything");
-        JsonObject participant = c.get("/v1/agents/acme/general/joel/desk/sessions/" + s1, ana).json();
+        JsonObject participant = c.get("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, ana).json();
         assertEquals(2, participant.getJsonArray("messages").size(), "a participant sees its own messages");
-        String zed = relay.personWithNode("zed@acme.test", null);
-        c.post("/v1/orgs/acme/invites", joel, obj("email", "zed@acme.test", "team", "general"));
-        c.post("/v1/orgs/acme/join", zed, obj("me", "zed"));
-        JsonObject member = c.get("/v1/agents/acme/general/joel/desk/sessions/" + s1, zed).json();
+        String zed = relay.personWithNode("zed@deliverco.test", null);
+        c.post("/v1/orgs/deliverco/invites", joel, obj("email", "zed@deliverco.test", "team", "general"));
+        c.post("/v1/orgs/deliverco/join", zed, obj("me", "zed"));
+        JsonObject member = c.get("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, zed).json();
         assertEquals("exists", member.getString("visibility"));
         assertFalse(member.containsKey("messages"), "the rest of the organisation only sees that it exists");
-        assertEquals(404, c.get("/v1/agents/acme/general/joel/desk/sessions/" + s1, out).status());
-        assertEquals(404, c.get("/v1/agents/acme/general/joel/desk/sessions/s999999", joel).status());
+        assertEquals(404, c.get("/v1/agents/deliverco/general/joel/desk/sessions/" + s1, out).status());
+        assertEquals(404, c.get("/v1/agents/deliverco/general/joel/desk/sessions/s999999", joel).status());
 
-        assertEquals(403, c.post("/v1/agents/acme/general/joel/desk/sessions/" + s1 + "/close", ana, null).status());
-        Reply closed = c.post("/v1/agents/acme/general/joel/desk/sessions/" + s1 + "/close", joel, null);
+        assertEquals(403, c.post("/v1/agents/deliverco/general/joel/desk/sessions/" + s1 + "/close", ana, null).status());
+        Reply closed = c.post("/v1/agents/deliverco/general/joel/desk/sessions/" + s1 + "/close", joel, null);
         assertEquals(200, closed.status());
         assertTrue(closed.json().getBoolean("closed"));
-        Reply refused = send(ana, request(ANA_CLI, "acme/general/joel/desk#" + s1, "still there?"));
+        Reply refused = send(ana, request(ANA_CLI, "deliverco/general/joel/desk#" + s1, "still there?"));
         assertEquals(409, refused.status(), "a request to a closed session is refused");
-        String reopened = sid(sent(ana, Relay.merge(request(ANA_CLI, "acme/general/joel/desk", "again"), "thread", thread)));
+        String reopened = sid(sent(ana, Relay.merge(request(ANA_CLI, "deliverco/general/joel/desk", "again"), "thread", thread)));
         assertNotEquals(s1, reopened, "a follow-up in a closed session's thread opens another");
         assertNotEquals(forced, reopened);
     }
 
     @Test
     void threadsShowWhatTheCallerMaySee() {
-        announce(joel, "acme/general/joel/threads");
-        JsonObject first = sent(ana, request(ANA_CLI, "acme/general/joel/threads", "q1"));
+        announce(joel, "deliverco/general/joel/threads");
+        JsonObject first = sent(ana, request(ANA_CLI, "deliverco/general/joel/threads", "q1"));
         String thread = first.getString("thread");
-        sent(olga, Relay.merge(request("acme/general/olga/cli", "acme/general/joel/threads", "q2"), "thread", thread));
-        String id = take(joel, "acme/general/joel/threads", "").getJsonObject(0).getString("id");
-        sent(joel, reply("acme/general/joel/threads", id, "a1"));
+        sent(olga, Relay.merge(request("deliverco/general/olga/cli", "deliverco/general/joel/threads", "q2"), "thread", thread));
+        String id = take(joel, "deliverco/general/joel/threads", "").getJsonObject(0).getString("id");
+        sent(joel, reply("deliverco/general/joel/threads", id, "a1"));
 
         JsonObject owner = c.get("/v1/threads/" + thread, joel).json();
         assertEquals(3, owner.getJsonArray("messages").size());
@@ -415,21 +415,21 @@ class RedsynDeliveryIT {
 
     @Test
     void replyRules() {
-        announce(joel, "acme/general/joel/answers");
-        announce(ana, "acme/general/ana/other");
-        String id = sent(ana, request(ANA_CLI, "acme/general/joel/answers", "q")).getString("id");
-        take(joel, "acme/general/joel/answers", "");
-        assertEquals(403, send(ana, reply("acme/general/ana/other", id, "not mine")).status(), "only the asked agent answers");
-        assertEquals(201, send(joel, Relay.merge(reply("acme/general/joel/answers", id, "working"), "kind", "progress")).status());
-        assertEquals(422, send(joel, Relay.merge(reply("acme/general/joel/answers", id, "x"), "thread", "another")).status());
-        assertEquals(201, send(joel, Relay.merge(reply("acme/general/joel/answers", id, "failed"), "error", true)).status());
-        assertEquals(409, send(joel, reply("acme/general/joel/answers", id, "twice")).status());
+        announce(joel, "deliverco/general/joel/answers");
+        announce(ana, "deliverco/general/ana/other");
+        String id = sent(ana, request(ANA_CLI, "deliverco/general/joel/answers", "q")).getString("id");
+        take(joel, "deliverco/general/joel/answers", "");
+        assertEquals(403, send(ana, reply("deliverco/general/ana/other", id, "not mine")).status(), "only the asked agent answers");
+        assertEquals(201, send(joel, Relay.merge(reply("deliverco/general/joel/answers", id, "working"), "kind", "progress")).status());
+        assertEquals(422, send(joel, Relay.merge(reply("deliverco/general/joel/answers", id, "x"), "thread", "another")).status());
+        assertEquals(201, send(joel, Relay.merge(reply("deliverco/general/joel/answers", id, "failed"), "error", true)).status());
+        assertEquals(409, send(joel, reply("deliverco/general/joel/answers", id, "twice")).status());
         JsonArray back = take(ana, ANA_CLI, "reply_to=" + id);
         assertEquals(2, back.size());
         assertEquals("progress", back.getJsonObject(0).getString("kind"));
         assertEquals("reply", back.getJsonObject(1).getString("kind"));
         assertTrue(back.getJsonObject(1).getBoolean("error"));
-        assertEquals(422, send(joel, request(CLI + "#s424242", "acme/general/joel/answers", "bad from session")).status());
+        assertEquals(422, send(joel, request(CLI + "#s424242", "deliverco/general/joel/answers", "bad from session")).status());
     }
 
     private static String sid(JsonObject accepted) {

@@ -46,11 +46,16 @@ public final class Relay {
 
     /**
      * The settings of {@link #shared()}: loopback http webhooks (the crypto and OpenAPI tests register one; nothing
-     * else sees it) and a 200 ms inbox sweep (delivery tests wait on it less; only makes sweeps sooner).
+     * else sees it), a 200 ms inbox sweep (delivery tests wait on it less; only makes sweeps sooner) and an extra plan
+     * "tiny" with small limits (RedsynQuotaIT; a plan no other class gives its persons).
      */
     private static final Map<String, String> SHARED_ENV = Map.of(
             "REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true",
-            "REDSYN_INBOX_SWEEP_INTERVAL_MS", "200");
+            "REDSYN_INBOX_SWEEP_INTERVAL_MS", "200",
+            "REDSYN_PLANS_TINY_MESSAGES_PER_DAY", "5",
+            "REDSYN_PLANS_TINY_AGENTS", "2",
+            "REDSYN_PLANS_TINY_FILE_BYTES", "1000",
+            "REDSYN_PLANS_TINY_TTL_MAX_SECONDS", "600");
 
     /** Creates a person through the admin API and returns its id. */
     public long person(String email, String plan) {

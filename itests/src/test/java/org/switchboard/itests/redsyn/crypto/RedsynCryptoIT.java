@@ -35,7 +35,7 @@ import org.switchboard.itests.redsyn.Relay;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedsynCryptoIT {
 
-    private static final String ANA_CLI = "acme/general/ana/cli";
+    private static final String ANA_CLI = "cryptoco/general/ana/cli";
     private static final AtomicInteger IDS = new AtomicInteger();
 
     private Relay relay;
@@ -44,7 +44,7 @@ class RedsynCryptoIT {
     private String joel;        // joel's node "laptop"
     private String joelServer;  // joel's node "server"
     private String ana;         // ana's node "laptop"
-    private String out;         // globex, not linked to acme
+    private String out;         // cryptout, not linked to cryptoco
     private final E2eNode joelKeys = new E2eNode();
     private final E2eNode serverKeys = new E2eNode();
     private final E2eNode anaKeys = new E2eNode();
@@ -52,17 +52,17 @@ class RedsynCryptoIT {
     @BeforeAll
     void start() {
         // the loopback knob only lets the key test give an agent a webhook; nothing is delivered to it
-        relay = Relay.start("REDSYN_WEBHOOK_ALLOW_LOOPBACK_HTTP", "true");
+        relay = Relay.shared(); // names under "cryptoco", "cryptout" and "cryptofar", unique to this class
         c = relay.client;
-        joelId = relay.person("joel@acme.test", "enterprise");
+        joelId = relay.person("joel@cryptoco.test", "enterprise");
         joel = relay.node(joelId, "laptop");
         joelServer = relay.node(joelId, "server");
-        ana = relay.personWithNode("ana@acme.test", "enterprise");
-        out = relay.personWithNode("out@globex.test", null);
-        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "acme", "me", "joel")).status());
-        assertEquals(201, c.post("/v1/orgs/acme/invites", joel, obj("email", "ana@acme.test", "team", "general")).status());
-        assertEquals(201, c.post("/v1/orgs/acme/join", ana, obj("me", "ana")).status());
-        assertEquals(201, c.post("/v1/orgs", out, obj("handle", "globex", "me", "out")).status());
+        ana = relay.personWithNode("ana@cryptoco.test", "enterprise");
+        out = relay.personWithNode("out@cryptout.test", null);
+        assertEquals(201, c.post("/v1/orgs", joel, obj("handle", "cryptoco", "me", "joel")).status());
+        assertEquals(201, c.post("/v1/orgs/cryptoco/invites", joel, obj("email", "ana@cryptoco.test", "team", "general")).status());
+        assertEquals(201, c.post("/v1/orgs/cryptoco/join", ana, obj("me", "ana")).status());
+        assertEquals(201, c.post("/v1/orgs", out, obj("handle", "cryptout", "me", "out")).status());
         register(joel, joelKeys);
         register(joelServer, serverKeys);
         register(ana, anaKeys);
@@ -121,7 +121,7 @@ class RedsynCryptoIT {
         assertEquals(409, rotateFalse.status());
 
         // the old key still holds until the rotation happens
-        JsonObject beforeRotation = request("acme/general/joel/cli", "acme/general/joel/cli", "still the first key",
+        JsonObject beforeRotation = request("cryptoco/general/joel/cli", "cryptoco/general/joel/cli", "still the first key",
                 "ts", now(), "id", nextId("rot"));
         assertEquals(201, c.post("/v1/messages", node, first.signed(beforeRotation)).status());
 
@@ -131,7 +131,7 @@ class RedsynCryptoIT {
         assertEquals(second.fingerprint(), rotated.json().getString("fingerprint"));
         assertNotEquals(first.fingerprint(), second.fingerprint());
 
-        JsonObject e = request("acme/general/joel/cli", "acme/general/joel/cli", "after rotation", "ts", now(), "id", nextId("rot"));
+        JsonObject e = request("cryptoco/general/joel/cli", "cryptoco/general/joel/cli", "after rotation", "ts", now(), "id", nextId("rot"));
         assertError(c.post("/v1/messages", node, first.signed(e)), 401, "not the key this node registered");
         Reply byNew = c.post("/v1/messages", node, second.signed(e));
         assertEquals(201, byNew.status(), byNew.toString());
@@ -142,14 +142,14 @@ class RedsynCryptoIT {
 
     @Test
     void theAgentKeyIsTheListeningNodesKey() throws Exception {
-        assertError(c.get("/v1/agents/acme/general/joel/nosuch/key", ana), 404, "no agent");
+        assertError(c.get("/v1/agents/cryptoco/general/joel/nosuch/key", ana), 404, "no agent");
 
         String plain = newNode("plain");
-        assertEquals(201, c.put("/v1/agents/acme/general/joel/nokey", plain, obj("listening", true)).status());
-        assertError(c.get("/v1/agents/acme/general/joel/nokey/key", ana), 404, "no encryption key");
+        assertEquals(201, c.put("/v1/agents/cryptoco/general/joel/nokey", plain, obj("listening", true)).status());
+        assertError(c.get("/v1/agents/cryptoco/general/joel/nokey/key", ana), 404, "no encryption key");
 
         listen(joel, "keyed", obj("listening", true));
-        Reply key = c.get("/v1/agents/acme/general/joel/keyed/key", ana);
+        Reply key = c.get("/v1/agents/cryptoco/general/joel/keyed/key", ana);
         assertEquals(200, key.status(), key.toString());
         JsonObject k = key.json();
         assertEquals("laptop", k.getString("node"));
@@ -162,36 +162,36 @@ class RedsynCryptoIT {
         assertEquals(E2eNode.sha256Hex(E2eNode.unb64u(k.getString("signing_key"))), k.getString("fingerprint"));
 
         // an organisation without a link sees neither the agent nor its key
-        assertError(c.get("/v1/agents/acme/general/joel/keyed/key", out), 404, "no agent");
+        assertError(c.get("/v1/agents/cryptoco/general/joel/keyed/key", out), 404, "no agent");
 
         // an agent served by a webhook has no key; back on the inbox, the listening node's key again
-        Reply hook = c.put("/v1/agents/acme/general/joel/keyed/webhook", joel, obj("url", "http://127.0.0.1:9/hook"));
+        Reply hook = c.put("/v1/agents/cryptoco/general/joel/keyed/webhook", joel, obj("url", "http://127.0.0.1:9/hook"));
         assertEquals(201, hook.status(), hook.toString());
-        assertError(c.get("/v1/agents/acme/general/joel/keyed/key", ana), 404, "served by a webhook");
-        assertEquals(200, c.call("DELETE", "/v1/agents/acme/general/joel/keyed/webhook", joel, null).status());
-        assertEquals(200, c.get("/v1/agents/acme/general/joel/keyed/key", ana).status());
+        assertError(c.get("/v1/agents/cryptoco/general/joel/keyed/key", ana), 404, "served by a webhook");
+        assertEquals(200, c.call("DELETE", "/v1/agents/cryptoco/general/joel/keyed/webhook", joel, null).status());
+        assertEquals(200, c.get("/v1/agents/cryptoco/general/joel/keyed/key", ana).status());
     }
 
     // ---- signatures -----------------------------------------------------------------------------
 
     @Test
     void aSignedRequestCrossesALinkWhoseDefaultRulesTakeOnlySignedOnes() throws Exception {
-        String far = relay.personWithNode("far@initech.test", "enterprise");
+        String far = relay.personWithNode("far@cryptofar.test", "enterprise");
         E2eNode farKeys = new E2eNode();
         register(far, farKeys);
-        assertEquals(201, c.post("/v1/orgs", far, obj("handle", "initech", "me", "far")).status());
-        String farCli = "initech/general/far/cli";
+        assertEquals(201, c.post("/v1/orgs", far, obj("handle", "cryptofar", "me", "far")).status());
+        String farCli = "cryptofar/general/far/cli";
         assertEquals(201, c.put("/v1/agents/" + farCli, far, obj("listening", true)).status());
-        listen(joel, "partner", obj("listening", true, "allow", Json.createArrayBuilder().add("org:initech").build()));
-        String to = "acme/general/joel/partner";
+        listen(joel, "partner", obj("listening", true, "allow", Json.createArrayBuilder().add("org:cryptofar").build()));
+        String to = "cryptoco/general/joel/partner";
 
-        assertEquals(201, c.post("/v1/orgs/initech/links", far, obj("other", "acme")).status());
-        assertEquals(200, c.post("/v1/orgs/acme/links", joel, obj("other", "initech")).status());
-        Reply exposed = c.put("/v1/orgs/acme/links/initech/expose", joel, obj("kind", "agent", "pattern", "general/joel/partner", "on", true));
+        assertEquals(201, c.post("/v1/orgs/cryptofar/links", far, obj("other", "cryptoco")).status());
+        assertEquals(200, c.post("/v1/orgs/cryptoco/links", joel, obj("other", "cryptofar")).status());
+        Reply exposed = c.put("/v1/orgs/cryptoco/links/cryptofar/expose", joel, obj("kind", "agent", "pattern", "general/joel/partner", "on", true));
         assertEquals(200, exposed.status(), exposed.toString());
 
         Reply unsigned = c.post("/v1/messages", far, request(farCli, to, "unsigned across", "id", nextId("link")));
-        assertEquals(403, unsigned.status(), "acme's default rules for initech take only signed messages: " + unsigned);
+        assertEquals(403, unsigned.status(), "cryptoco's default rules for cryptofar take only signed messages: " + unsigned);
         Reply foreignKey = c.post("/v1/messages", far, anaKeys.signed(request(farCli, to, "wrong key", "ts", now(), "id", nextId("link"))));
         assertEquals(401, foreignKey.status(), "signed, but not by the key far's node registered: " + foreignKey);
         JsonObject sent = request(farCli, to, "signed across", "ts", now(), "id", nextId("link"));
@@ -213,18 +213,18 @@ class RedsynCryptoIT {
     @Test
     void signedRequestsReachSignedOnlyAndFullTrustAgents() throws Exception {
         listen(joel, "strict", obj("listening", true, "signed_only", true));
-        assertError(c.post("/v1/messages", ana, request(ANA_CLI, "acme/general/joel/strict", "unsigned")), 403,
-                "acme/general/joel/strict takes only signed requests");
+        assertError(c.post("/v1/messages", ana, request(ANA_CLI, "cryptoco/general/joel/strict", "unsigned")), 403,
+                "cryptoco/general/joel/strict takes only signed requests");
 
         byte[] zip = "PK\u0003\u0004 pretend zip".getBytes(StandardCharsets.ISO_8859_1);
-        JsonObject sent = request(ANA_CLI, "acme/general/joel/strict", "signed hello", "id", nextId("sig"), "ts", now(),
-                "refs", Json.createArrayBuilder().add(obj("url", "https://git.acme.test/app", "note", "main")).build(),
+        JsonObject sent = request(ANA_CLI, "cryptoco/general/joel/strict", "signed hello", "id", nextId("sig"), "ts", now(),
+                "refs", Json.createArrayBuilder().add(obj("url", "https://git.cryptoco.test/app", "note", "main")).build(),
                 "files", obj("zip", Base64.getEncoder().encodeToString(zip)));
         Reply accepted = c.post("/v1/messages", ana, anaKeys.signed(sent));
         assertEquals(201, accepted.status(), accepted.toString());
         assertTrue(accepted.json().getBoolean("signed"));
 
-        JsonArray items = take(joel, "acme/general/joel/strict");
+        JsonArray items = take(joel, "cryptoco/general/joel/strict");
         assertEquals(1, items.size(), items.toString());
         JsonObject e = items.getJsonObject(0);
         assertTrue(e.getBoolean("signed"));
@@ -244,17 +244,17 @@ class RedsynCryptoIT {
         assertEquals(E2eNode.sha256Hex(zip), p.getString("files_sha256"));
 
         listen(joel, "runner", obj("listening", true, "trust", "full", "allow", List.of("ana")));
-        assertEquals(403, c.post("/v1/messages", ana, request(ANA_CLI, "acme/general/joel/runner", "unsigned")).status());
-        Reply trusted = c.post("/v1/messages", ana, anaKeys.signed(request(ANA_CLI, "acme/general/joel/runner", "run it",
+        assertEquals(403, c.post("/v1/messages", ana, request(ANA_CLI, "cryptoco/general/joel/runner", "unsigned")).status());
+        Reply trusted = c.post("/v1/messages", ana, anaKeys.signed(request(ANA_CLI, "cryptoco/general/joel/runner", "run it",
                 "ts", now(), "id", nextId("sig"))));
         assertEquals(201, trusted.status(), trusted.toString());
-        assertTrue(take(joel, "acme/general/joel/runner").getJsonObject(0).getBoolean("signed"));
+        assertTrue(take(joel, "cryptoco/general/joel/runner").getJsonObject(0).getBoolean("signed"));
     }
 
     @Test
     void signaturesThatDoNotHoldAreRefusedWith401() {
         listen(joel, "picky", obj("listening", true, "signed_only", true));
-        String to = "acme/general/joel/picky";
+        String to = "cryptoco/general/joel/picky";
 
         JsonObject e = request(ANA_CLI, to, "hello", "ts", now(), "id", nextId("bad"));
         assertError(c.post("/v1/messages", ana, E2eNode.signedBy(e, new E2eNode())), 401, "not the key this node registered");
@@ -262,7 +262,7 @@ class RedsynCryptoIT {
         JsonObject signed = anaKeys.signed(request(ANA_CLI, to, "pay 10", "ts", now(), "id", nextId("bad")));
         JsonObject tampered = merge(signed, "body", Relay.text("pay 1000"));
         assertError(c.post("/v1/messages", ana, tampered), 401, "does not cover exactly what arrived");
-        JsonObject retargeted = merge(signed, "to", "acme/general/joel/strict");
+        JsonObject retargeted = merge(signed, "to", "cryptoco/general/joel/strict");
         assertEquals(401, c.post("/v1/messages", ana, retargeted).status());
         JsonObject addedRef = merge(signed, "refs", Json.createArrayBuilder().add(obj("url", "https://evil.test")).build());
         assertEquals(401, c.post("/v1/messages", ana, addedRef).status());
@@ -274,7 +274,7 @@ class RedsynCryptoIT {
 
         // joel's node "server" registered a key, his node "plain-sender" did not
         String keyless = newNode("plain-sender");
-        JsonObject fromKeyless = joelKeys.signed(request("acme/general/joel/cli", to, "x", "ts", now(), "id", nextId("bad")));
+        JsonObject fromKeyless = joelKeys.signed(request("cryptoco/general/joel/cli", to, "x", "ts", now(), "id", nextId("bad")));
         assertError(c.post("/v1/messages", keyless, fromKeyless), 401, "PUT /nodes/key");
 
         assertEquals(0, take(joel, to).size(), "nothing refused was stored");
@@ -288,16 +288,16 @@ class RedsynCryptoIT {
     @Test
     void aSealedRequestWithFilesAndItsSealedReply() throws Exception {
         listen(joel, "vault", obj("listening", true, "encrypted_only", true));
-        String to = "acme/general/joel/vault";
+        String to = "cryptoco/general/joel/vault";
         assertError(c.post("/v1/messages", ana, request(ANA_CLI, to, "in clear")), 403,
-                "acme/general/joel/vault takes only encrypted requests");
+                "cryptoco/general/joel/vault takes only encrypted requests");
 
         JsonObject key = c.get("/v1/agents/" + to + "/key", ana).json();
         assertTrue(E2eNode.verify(key.getString("signing_key"),
                 ("redsyn-enc-v1:" + key.getString("enc_key")).getBytes(StandardCharsets.UTF_8), key.getString("enc_sig")));
         byte[] zip = "PK\u0003\u0004 the secret ledger".getBytes(StandardCharsets.ISO_8859_1);
         JsonObject body = obj("type", "application/json", "data", obj("invoice", 123, "question", "paid?"));
-        JsonObject refs = obj("url", "https://git.acme.test/ledger", "note", "at 4f2c1d");
+        JsonObject refs = obj("url", "https://git.cryptoco.test/ledger", "note", "at 4f2c1d");
         String id = nextId("e2e");
         JsonObject plain = merge(request(ANA_CLI, to, "unused"), "id", id, "ts", now(), "body", body,
                 "refs", Json.createArrayBuilder().add(refs).build(), "files", obj("zip", Base64.getEncoder().encodeToString(zip)));
@@ -346,7 +346,7 @@ class RedsynCryptoIT {
 
     @Test
     void aSealedRequestIsTakenOnlyByTheNodeItWasSealedFor() throws Exception {
-        String to = "acme/general/joel/twin";
+        String to = "cryptoco/general/joel/twin";
         listen(joelServer, "twin", obj("listening", true));
         take(joelServer, to);
         listen(joel, "twin", obj("listening", true));
@@ -388,7 +388,7 @@ class RedsynCryptoIT {
     }
 
     private void listen(String token, String agent, JsonObject announce) {
-        Reply r = c.put("/v1/agents/acme/general/joel/" + agent, token, announce);
+        Reply r = c.put("/v1/agents/cryptoco/general/joel/" + agent, token, announce);
         assertTrue(r.status() == 200 || r.status() == 201, r.toString());
     }
 
