@@ -72,6 +72,11 @@ class PeerIdentityTest {
         assertFalse(RegistrationProof.verifies(signed, publicOf(seed(12))), "another key does not verify it");
         JsonObject tampered = Json.createObjectBuilder(signed).add("sender", "hub-x").build();
         assertFalse(RegistrationProof.verifies(tampered, publicRaw));
+        // as the source hub reads it: off the wire, with a fractional timestamp
+        JsonObject fractional = identity.sign(ForwardFrames.registration("hub-b", "peer-secret", 1_790_000_000.125));
+        try (var reader = Json.createReader(new java.io.StringReader(fractional.toString()))) {
+            assertTrue(RegistrationProof.verifies(reader.readObject(), publicRaw));
+        }
     }
 
     @Test
