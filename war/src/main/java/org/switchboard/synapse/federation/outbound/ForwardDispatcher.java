@@ -79,7 +79,7 @@ public class ForwardDispatcher implements WorkHandler {
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
         ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
         built.deliveries(deliveries);
-        built.peerReads(new org.switchboard.synapse.federation.peerread.PeerReadClient(ctx.frames().hubId(), peers, token,
+        built.peerReads(new PeerReadClient(ctx.frames().hubId(), peers, token,
                 client, ctx.frames()::now));
         if (direct != null) {
             direct.shutdownNow(); // a rebuilt hub: the old service's pool goes

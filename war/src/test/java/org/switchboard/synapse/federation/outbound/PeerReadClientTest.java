@@ -1,4 +1,4 @@
-package org.switchboard.synapse.federation.peerread;
+package org.switchboard.synapse.federation.outbound;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,8 +17,6 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.switchboard.synapse.attachments.AttachmentRefusal;
-import org.switchboard.synapse.federation.outbound.MessagePeers;
-import org.switchboard.synapse.federation.outbound.PeerClient;
 
 /** The recipient side of a peer attachment read (§5.2–5.4) against a scripted source hub. */
 class PeerReadClientTest {

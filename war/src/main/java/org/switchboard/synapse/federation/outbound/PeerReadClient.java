@@ -1,4 +1,4 @@
-package org.switchboard.synapse.federation.peerread;
+package org.switchboard.synapse.federation.outbound;
 
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -15,9 +15,6 @@ import org.switchboard.synapse.attachments.AttachmentErrors;
 import org.switchboard.synapse.attachments.AttachmentGrammar;
 import org.switchboard.synapse.attachments.AttachmentRefusal;
 import org.switchboard.synapse.attachments.RemoteAttachments;
-import org.switchboard.synapse.federation.outbound.ForwardFrames;
-import org.switchboard.synapse.federation.outbound.MessagePeers;
-import org.switchboard.synapse.federation.outbound.PeerClient;
 
 /**
  * The recipient side of synapse-advanced §5 (ours: how a local agent reads a peer's object through its
