@@ -92,6 +92,11 @@ public final class HubServer implements AutoCloseable {
      * starts it. For a test that needs a peer's address before the peer runs, without booting it twice.
      */
     public static HubServer prepare(Map<String, String> env) {
+        return prepare(env, freePort());
+    }
+
+    /** As {@link #prepare(Map)} on {@code port} (from {@link #freePort}): for two hubs that name each other. */
+    public static HubServer prepare(Map<String, String> env, int port) {
         Path work = Path.of(System.getProperty("hub.workDir", "target/hubs"));
         Path dataDir = work.resolve("hub-" + ProcessHandle.current().pid() + "-" + COUNTER.incrementAndGet());
         try {
@@ -99,7 +104,7 @@ public final class HubServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        HubServer server = new HubServer(dataDir, freePort(), env);
+        HubServer server = new HubServer(dataDir, port, env);
         server.provideServices();
         return server;
     }

@@ -46,6 +46,9 @@ public final class AttachmentService {
     // set once by open(), before the hub accepts its first socket
     private volatile AttachmentAuthority authority;
     private volatile AttachmentStore store;
+    // set once by the cross-hub wiring, before the hub accepts its first socket (null: no peers)
+    private volatile RemoteAttachments remote;
+    private volatile String hubId;
 
     /** A service over {@code store} ({@code null} = disabled) whose gates 4-5 ask {@code authority}. */
     public AttachmentService(SynapseContext ctx, AttachmentStore store, AttachmentAuthority authority) {
@@ -98,6 +101,16 @@ public final class AttachmentService {
         return enabled();
     }
 
+    /**
+     * Lets {@code attachment_info}/{@code attachment_read} name a {@code source_hub}: a configured peer
+     * hub whose object this hub fetches for the agent (ours, synapse-advanced §5; this hub is
+     * {@code ownHubId}, whose name means the local store).
+     */
+    public void remote(RemoteAttachments remoteReads, String ownHubId) {
+        this.hubId = ownHubId;
+        this.remote = remoteReads;
+    }
+
     /** True when the store is open. */
     public boolean enabled() {
         return store != null;
@@ -121,15 +134,82 @@ public final class AttachmentService {
         JsonObjectBuilder result;
         try {
             gates(connection, sender, type, frame);
+            String source = sourceHub(type, frame);
+            if (source != null) {
+                // the agent's own gates passed; the peer exchange blocks (up to 10 s), so off the socket's thread
+                RemoteRead read = remoteRead(type, frame);
+                ctx.blocking().execute(() -> answer(connection, sender, type, fetch(source, read), source));
+                return;
+            }
             result = operation(connection, sender, type, frame);
             result.add("ok", true);
         } catch (AttachmentRefusal refusal) {
-            ctx.counters().attachmentErrors.computeIfAbsent(refusal.error(), e -> new LongAdder()).increment();
-            result = Jsons.PROVIDER.createObjectBuilder().add("ok", false).add("error", refusal.error());
+            result = refused(refusal);
         }
+        answer(connection, sender, type, result, null);
+    }
+
+    private JsonObjectBuilder refused(AttachmentRefusal refusal) {
+        ctx.counters().attachmentErrors.computeIfAbsent(refusal.error(), e -> new LongAdder()).increment();
+        return Jsons.PROVIDER.createObjectBuilder().add("ok", false).add("error", refusal.error());
+    }
+
+    private void answer(Connection connection, String sender, String type, JsonObjectBuilder result, String source) {
         JsonObjectBuilder frameOut = ctx.frames().hub("attachment_result", sender, "").add("operation", type);
+        if (source != null) {
+            frameOut.add("source_hub", source);
+        }
         result.build().forEach(frameOut::add);
         connection.send(HubFrames.encode(frameOut.build()));
+    }
+
+    /** A remote {@code info} or {@code read}, its fields checked here before any peer is asked. */
+    private record RemoteRead(String action, String scope, String digest, Long offset) {
+    }
+
+    /**
+     * The peer hub an {@code attachment_info}/{@code attachment_read} names in {@code source_hub}, or
+     * null for a local request (absent, or this hub's own id). Any other verb naming one, a value that
+     * is not a configured peer, or a hub without peers: {@code attachment unavailable}.
+     */
+    private String sourceHub(String type, JsonObject frame) {
+        JsonValue value = frame.get("source_hub");
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JsonString s && s.getString().equals(hubId)) {
+            return null;
+        }
+        if (!(value instanceof JsonString) || remote == null
+                || !"attachment_info".equals(type) && !"attachment_read".equals(type)) {
+            throw new AttachmentRefusal(AttachmentErrors.UNAVAILABLE);
+        }
+        return ((JsonString) value).getString();
+    }
+
+    private static RemoteRead remoteRead(String type, JsonObject frame) {
+        String scope = AttachmentGrammar.string(frame, "scope");
+        String digest = AttachmentGrammar.digest(AttachmentGrammar.string(frame, "digest"));
+        if ("attachment_info".equals(type)) {
+            return new RemoteRead("info", scope, digest, null);
+        }
+        long offset = AttachmentGrammar.integer(frame, "offset");
+        if (offset < 0 || offset > AttachmentGrammar.MAX_LENGTH) {
+            throw new AttachmentRefusal(AttachmentErrors.INVALID_READ_OFFSET);
+        }
+        return new RemoteRead("read", scope, digest, offset);
+    }
+
+    private JsonObjectBuilder fetch(String source, RemoteRead read) {
+        try {
+            JsonObject fields = remote.fetch(source, read.action(), read.scope(), read.digest(), read.offset());
+            return Jsons.PROVIDER.createObjectBuilder(fields).add("ok", true);
+        } catch (AttachmentRefusal refusal) {
+            return refused(refusal);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "remote attachment read failed", e);
+            return refused(new AttachmentRefusal(AttachmentErrors.UNAVAILABLE));
+        }
     }
 
     /** §3.2 gates 1-5 in order; nothing else in the frame is examined before all pass. */

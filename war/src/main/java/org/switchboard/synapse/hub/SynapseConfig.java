@@ -466,6 +466,10 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.message-peer-token")
     Optional<String> messagePeerToken;
 
+    /** This hub's identity key file for its peer registrations (synapse-advanced §4.2, §6.5); unset = unsigned. */
+    @Inject @ConfigProperty(name = "hub.message-peer-identity-key")
+    Optional<String> messagePeerIdentityKey;
+
     /** Certificate pins, {@code HUB_ID=sha256:<hex>[,…]}: one per {@code wss://} peer. */
     @Inject @ConfigProperty(name = "hub.message-peer-pins")
     Optional<String> messagePeerPins;
@@ -483,6 +487,11 @@ public class SynapseConfig {
         return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
                 messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds)
                 .withPendingCaps(messageForwardMaxPendingPerPeer, messageForwardMaxPendingBytes);
+    }
+
+    /** The path of this hub's peer identity key file ({@code ""} when unset). */
+    public String messagePeerIdentityKey() {
+        return messagePeerIdentityKey.orElse("").strip();
     }
 
     /** The token presented to peers ({@code ""} when unset). */

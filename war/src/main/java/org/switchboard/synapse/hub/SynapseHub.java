@@ -172,6 +172,9 @@ public final class SynapseHub implements RegistrationHooks {
         if (service.deliveries() != null) {
             deliveryHandler.remoteDeliveries(service.deliveries());
         }
+        if (service.peerReads() != null) {
+            attachments.remote(service.peerReads(), ctx.frames().hubId());
+        }
     }
 
     public SynapseDispatcher dispatcher() {

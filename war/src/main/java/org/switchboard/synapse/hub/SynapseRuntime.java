@@ -105,7 +105,8 @@ public class SynapseRuntime implements SynapseContextSource {
                     org.switchboard.synapse.governance.GovernanceStartup.fault(config.settings()),
                     hub().federation().startupFault(),
                     config.postureRefusal(hub().context().hasJournal()),
-                    config.messagePeers().fault()}) {
+                    config.messagePeers().fault(),
+                    org.switchboard.synapse.federation.outbound.PeerIdentity.fault(config.messagePeerIdentityKey())}) {
                 if (fault != null) {
                     LOG.severe(fault);
                     current = true;
@@ -187,7 +188,7 @@ public class SynapseRuntime implements SynapseContextSource {
         built.replayJournal();
         // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox replays its own events
         built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken(),
-                built.delivery()::durable, built.delivery()::holds));
+                config.messagePeerIdentityKey(), built.delivery()::durable, built.delivery()::holds));
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         long replayCpuMillis = org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted);
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis

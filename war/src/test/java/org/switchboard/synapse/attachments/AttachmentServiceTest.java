@@ -221,4 +221,83 @@ class AttachmentServiceTest {
         String line = AttachmentHandler.logLine("attachment_chunk", "ACME/alice");
         assertEquals("SYNAPSE attachment_chunk from ACME/alice: <attachment body redacted>", line);
     }
+
+    // ---- source_hub: a local agent reads a peer hub's object through this hub (ours, §5) ----
+
+    private static final String REMOTE_DIGEST = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08";
+
+    /** The peer side, scripted: records each fetch and answers with {@code answer} (null: the uniform refusal). */
+    private final List<String> fetched = new java.util.ArrayList<>();
+    private JsonObject answer;
+
+    private void withPeer() {
+        service.remote((hub, action, scope, digest, offset) -> {
+            fetched.add(hub + " " + action + " " + scope + " " + digest + " " + offset);
+            if (answer == null) {
+                throw new AttachmentRefusal(AttachmentErrors.UNAVAILABLE);
+            }
+            return answer;
+        }, ctx.frames().hubId());
+    }
+
+    private static JsonObjectBuilder remote(String digest) {
+        return scoped().add("digest", digest).add("source_hub", "hub-a");
+    }
+
+    @Test
+    void aSourceHubReadPassesTheAgentsOwnGatesFirst() {
+        withPeer();
+        answer = Json.createObjectBuilder().add("metadata", Json.createObjectBuilder().add("length", 4)).build();
+        // no role grant or ACL on this hub: refused here, the peer is never asked
+        assertEquals("attachment access denied", call("attachment_info", remote(REMOTE_DIGEST)).getString("error"));
+        roles.add("ACME/alice ACME/attachment-read");
+        assertEquals("attachment access denied", call("attachment_info", remote(REMOTE_DIGEST)).getString("error"),
+                "the role grant alone is not enough: the ACL decides too");
+        assertTrue(fetched.isEmpty(), fetched.toString());
+        acl.add("ACME/alice attachment-read attachment:ACME");
+        JsonObject ok = call("attachment_info", remote(REMOTE_DIGEST));
+        assertTrue(ok.getBoolean("ok"), ok.toString());
+        assertEquals("hub-a", ok.getString("source_hub"));
+        assertEquals(4, ok.getJsonObject("metadata").getInt("length"));
+        assertEquals(List.of("hub-a info ACME " + REMOTE_DIGEST + " null"), fetched);
+        // another scope than the agent's project is refused before the peer too
+        assertEquals("attachment access denied", call("attachment_info", Json.createObjectBuilder().add("scope", "OTHER")
+                .add("digest", REMOTE_DIGEST).add("source_hub", "hub-a")).getString("error"));
+        assertEquals(1, fetched.size());
+    }
+
+    @Test
+    void aSourceHubReadReturnsThePeersChunkOrTheUniformRefusal() {
+        withPeer();
+        grantAll("ACME/alice");
+        answer = Json.createObjectBuilder().add("body", "dGVzdA==").add("eof", true).add("offset", 0)
+                .add("digest", REMOTE_DIGEST).build();
+        JsonObject ok = call("attachment_read", remote(REMOTE_DIGEST).add("offset", 0));
+        assertEquals("dGVzdA==", ok.getString("body"));
+        assertEquals("hub-a info".replace("info", "read") + " ACME " + REMOTE_DIGEST + " 0", fetched.get(0));
+        answer = null;
+        JsonObject refused = call("attachment_read", remote(REMOTE_DIGEST).add("offset", 0));
+        assertFalse(refused.getBoolean("ok"));
+        assertEquals("attachment unavailable", refused.getString("error"));
+        // the digest and offset are checked here, before the peer is asked
+        assertEquals("invalid attachment digest", call("attachment_info", remote("NOT-HEX")).getString("error"));
+        assertEquals("invalid read offset", call("attachment_read", remote(REMOTE_DIGEST).add("offset", -1)).getString("error"));
+        assertEquals(2, fetched.size());
+    }
+
+    @Test
+    void sourceHubIsOnlyForInfoAndReadAndOnlyWithPeers() {
+        grantAll("ACME/alice");
+        // no peers configured: refused uniformly, nothing local is read either
+        assertEquals("attachment unavailable", call("attachment_info", remote(REMOTE_DIGEST)).getString("error"));
+        withPeer();
+        assertEquals("attachment unavailable", call("attachment_gc", scoped().add("source_hub", "hub-a")).getString("error"));
+        assertEquals("attachment unavailable", call("attachment_info", scoped().add("digest", REMOTE_DIGEST)
+                .add("source_hub", 7)).getString("error"));
+        assertTrue(fetched.isEmpty());
+        // this hub's own id means the local store
+        assertEquals("attachment unavailable", call("attachment_info", scoped().add("digest", REMOTE_DIGEST)
+                .add("source_hub", ctx.frames().hubId())).getString("error"), "unknown locally");
+        assertTrue(fetched.isEmpty(), "the own hub id is not a peer read");
+    }
 }

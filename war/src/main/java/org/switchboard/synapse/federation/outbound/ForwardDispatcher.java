@@ -62,11 +62,25 @@ public class ForwardDispatcher implements WorkHandler {
      */
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
                                   Predicate<String> localDelivery) {
+        return install(ctx, peers, token, null, deliveryDurable, localDelivery);
+    }
+
+    /**
+     * As above; {@code identityKey} ({@value PeerIdentity#KEY}, null or blank: none) signs every peer
+     * registration, and peer attachment reads (§5, recipient side) go out through the same client.
+     */
+    public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, String identityKey,
+                                  BooleanSupplier deliveryDurable, Predicate<String> localDelivery) {
         PeerClient client = new WebSocketPeerClient();
+        if (identityKey != null && !identityKey.isBlank() && PeerIdentity.fault(identityKey) == null) {
+            client = new SigningPeerClient(client, PeerIdentity.load(java.nio.file.Path.of(identityKey.strip())));
+        }
         ForwardService built = new ForwardService(ctx, peers, token, client,
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
         ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
         built.deliveries(deliveries);
+        built.peerReads(new PeerReadClient(ctx.frames().hubId(), peers, token,
+                client, ctx.frames()::now));
         if (direct != null) {
             direct.shutdownNow(); // a rebuilt hub: the old service's pool goes
         }

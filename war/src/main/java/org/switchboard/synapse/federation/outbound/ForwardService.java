@@ -78,6 +78,18 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         this.deliveries = forwarded;
     }
 
+    private volatile org.switchboard.synapse.attachments.RemoteAttachments peerReads;
+
+    /** Peer attachment reads for local agents (§5, recipient side; same peers and client), or null. */
+    public org.switchboard.synapse.attachments.RemoteAttachments peerReads() {
+        return peerReads;
+    }
+
+    /** Attaches the peer attachment reads. */
+    public void peerReads(org.switchboard.synapse.attachments.RemoteAttachments reads) {
+        this.peerReads = reads;
+    }
+
     public ForwardOutbox outbox() {
         return outbox;
     }

@@ -154,6 +154,10 @@ public final class ForwardedDeliveries implements RemoteDeliveries {
         if (!route.sender().equals(sender)) {
             return refused(sender, "unauthorised_requester", "only the requesting seat may follow up", requestId);
         }
+        // §2.13/§2.14: a follow-up carries the delivery contract version, checked here as for a local request
+        if (!(frame.get("protocol_version") instanceof JsonNumber v) || !v.isIntegral() || v.intValue() != CONTRACT_VERSION) {
+            return refused(sender, "unsupported_protocol", "delivery contract version 3 required", requestId);
+        }
         JsonObjectBuilder body = Jsons.PROVIDER.createObjectBuilder().add("operation_key", route.operationKey())
                 .add("protocol_version", CONTRACT_VERSION);
         String kind = "delivery_status";

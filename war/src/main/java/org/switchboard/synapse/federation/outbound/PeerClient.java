@@ -2,6 +2,7 @@ package org.switchboard.synapse.federation.outbound;
 
 import jakarta.json.JsonObject;
 import java.io.IOException;
+import java.util.function.Predicate;
 
 /** One exchange with a peer hub (synapse-advanced §4.3): fresh connection, register, one forward, one answer, close. */
 public interface PeerClient {
@@ -16,4 +17,14 @@ public interface PeerClient {
      */
     JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
             throws IOException;
+
+    /**
+     * The same one-exchange lifecycle for another hub-to-hub request (e.g. §5's
+     * {@code attachment_peer_request}): sends {@code registration} then {@code request} and returns the
+     * first frame {@code answer} accepts. Throws as {@link #exchange} does.
+     */
+    default JsonObject request(MessagePeers.Peer peer, JsonObject registration, JsonObject request,
+                               Predicate<JsonObject> answer) throws IOException {
+        throw new IOException("this peer client makes forwards only");
+    }
 }

@@ -39,13 +39,23 @@ public final class WebSocketPeerClient implements PeerClient {
     @Override
     public JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
             throws IOException {
+        return request(peer, registration, forward, frame -> {
+            String type = frame.get("type") instanceof JsonString s ? s.getString() : "";
+            return "error".equals(type) || ForwardFrames.RESULT.equals(type)
+                    && frame.get("forward_id") instanceof JsonString id && forwardId.equals(id.getString());
+        });
+    }
+
+    @Override
+    public JsonObject request(MessagePeers.Peer peer, JsonObject registration, JsonObject forward,
+                              java.util.function.Predicate<JsonObject> isAnswer) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_TIMEOUT_MILLIS);
         HttpClient http = peer.tls() ? pinnedClients.computeIfAbsent(peer.pinHex(), WebSocketPeerClient::pinned) : plain;
         CompletableFuture<JsonObject> answer = new CompletableFuture<>();
         WebSocket socket = null;
         try {
             socket = http.newWebSocketBuilder().connectTimeout(CONNECT_TIMEOUT)
-                    .buildAsync(peer.uri(), new Listener(answer, forwardId)).get(remaining(deadline), TimeUnit.NANOSECONDS);
+                    .buildAsync(peer.uri(), new Listener(answer, isAnswer)).get(remaining(deadline), TimeUnit.NANOSECONDS);
             socket.sendText(registration.toString(), true).get(remaining(deadline), TimeUnit.NANOSECONDS);
             socket.sendText(forward.toString(), true).get(remaining(deadline), TimeUnit.NANOSECONDS);
             return answer.get(remaining(deadline), TimeUnit.NANOSECONDS);
@@ -69,30 +79,31 @@ public final class WebSocketPeerClient implements PeerClient {
         return Math.max(1, deadline - System.nanoTime());
     }
 
-    /** Collects text frames and completes with the first {@code error} or the result naming the forward. */
+    /** Collects text frames and completes with the first one the answer test accepts. */
     private static final class Listener implements WebSocket.Listener {
+        /** Longest text frame read from a peer (ours): the largest answer (§4.4 result) is far below it. */
+        private static final int MAX_FRAME_CHARS = 1 << 20;
         private final CompletableFuture<JsonObject> answer;
-        private final String forwardId;
+        private final java.util.function.Predicate<JsonObject> isAnswer;
         private final StringBuilder partial = new StringBuilder();
 
-        Listener(CompletableFuture<JsonObject> answer, String forwardId) {
+        Listener(CompletableFuture<JsonObject> answer, java.util.function.Predicate<JsonObject> isAnswer) {
             this.answer = answer;
-            this.forwardId = forwardId;
+            this.isAnswer = isAnswer;
         }
 
         @Override
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
             partial.append(data);
-            if (last) {
+            if (partial.length() > MAX_FRAME_CHARS) {
+                partial.setLength(0);
+                answer.completeExceptionally(new IOException("peer frame too large"));
+            } else if (last) {
                 String text = partial.toString();
                 partial.setLength(0);
                 JsonObject frame = parse(text);
-                if (frame != null) {
-                    String type = frame.get("type") instanceof JsonString s ? s.getString() : "";
-                    if ("error".equals(type) || ForwardFrames.RESULT.equals(type)
-                            && frame.get("forward_id") instanceof JsonString id && forwardId.equals(id.getString())) {
-                        answer.complete(frame);
-                    }
+                if (frame != null && isAnswer.test(frame)) {
+                    answer.complete(frame);
                 }
             }
             webSocket.request(1);

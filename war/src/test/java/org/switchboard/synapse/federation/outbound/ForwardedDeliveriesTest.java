@@ -147,4 +147,17 @@ class ForwardedDeliveriesTest {
         assertEquals("peer_invalid_answer", refusal(eve).getString("reason_code"));
         assertEquals("ACME/alice", deliveries.route(KEY).sender());
     }
+
+    @Test
+    void aFollowUpWithoutTheContractVersionIsRefusedBeforeItIsRelayed() {
+        TestHub.Client alice = agent("ACME/alice");
+        peer.answers.add(statusAnswer(KEY));
+        alice.send(request("ACME/bob@hub-b"));
+        alice.send(TestHub.frame("delivery_status_request", "System", "status").add("protocol_version", 2)
+                .add("operation_key", KEY));
+        assertEquals("unsupported_protocol", refusal(alice).getString("reason_code"));
+        alice.send(TestHub.frame("delivery_cancel", "System", "cancel").add("operation_key", KEY).add("mutation_id", "m-1"));
+        assertEquals("unsupported_protocol", refusal(alice).getString("reason_code"));
+        assertEquals(1, peer.forwards.size(), "neither follow-up was relayed");
+    }
 }
