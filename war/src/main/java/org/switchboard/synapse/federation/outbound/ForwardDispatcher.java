@@ -62,6 +62,15 @@ public class ForwardDispatcher implements WorkHandler {
      */
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
                                   Predicate<String> localDelivery) {
+        return install(ctx, peers, token, deliveryDurable, localDelivery, null);
+    }
+
+    /**
+     * As {@link #install(SynapseContext, MessagePeers, String, BooleanSupplier, Predicate)}, the outbox fed by
+     * {@code startupScan} (the hub's one start-up scan, run by the caller afterwards) instead of its own read.
+     */
+    public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
+                                  Predicate<String> localDelivery, org.switchboard.journal.ReplayFanout startupScan) {
         PeerClient client = new WebSocketPeerClient();
         ForwardService built = new ForwardService(ctx, peers, token, client,
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
@@ -80,6 +89,13 @@ public class ForwardDispatcher implements WorkHandler {
         if (ctx.hasJournal()) {
             Set<String> kinds = new HashSet<>(ForwardJournal.KINDS);
             kinds.addAll(ForwardedDeliveries.KINDS);
+            if (startupScan != null && startupScan.join(kinds, event -> {
+                built.replay(event);
+                deliveries.replay(event);
+            })) {
+                service = built;
+                return built;
+            }
             long after = 0;
             while (true) {
                 List<JournalEvent> page = ctx.journal().read(after, REPLAY_PAGE, kinds);
