@@ -15,6 +15,7 @@ public final class ReplayFanout {
     }
 
     private final List<Reader> readers = new ArrayList<>();
+    private final List<Runnable> afterScan = new ArrayList<>();
     private boolean scanned;
     private long events;
 
@@ -27,6 +28,18 @@ public final class ReplayFanout {
             return false;
         }
         readers.add(new Reader(Set.copyOf(kinds), sink));
+        return true;
+    }
+
+    /**
+     * Runs {@code action} once the scan has fed every reader (e.g. to publish state only when it is
+     * whole). Returns false when the scan has already run: nothing is scheduled.
+     */
+    public synchronized boolean afterScan(Runnable action) {
+        if (scanned) {
+            return false;
+        }
+        afterScan.add(action);
         return true;
     }
 
@@ -46,6 +59,8 @@ public final class ReplayFanout {
             }
         });
         readers.clear(); // the sinks hold start-up state; nothing needs them after the scan
+        afterScan.forEach(Runnable::run);
+        afterScan.clear();
     }
 
     /** Events the scan read (0 before it ran). */

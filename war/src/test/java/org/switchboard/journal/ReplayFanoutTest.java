@@ -57,4 +57,18 @@ class ReplayFanoutTest {
         assertEquals(List.of(1L, 6L), early);
         assertTrue(late.isEmpty());
     }
+
+    @Test
+    void afterScanActionsRunOnceEveryReaderHasItsEvents() {
+        ReplayFanout fanout = new ReplayFanout();
+        List<Long> claims = new ArrayList<>();
+        List<Integer> seenByAction = new ArrayList<>();
+        fanout.join(Set.of("claim"), e -> claims.add(e.seq()));
+        assertTrue(fanout.afterScan(() -> seenByAction.add(claims.size())));
+        assertTrue(seenByAction.isEmpty(), "nothing runs before the scan");
+        fanout.run(this::scan);
+        assertEquals(List.of(2), seenByAction, "the action saw both claims");
+        assertFalse(fanout.afterScan(() -> seenByAction.add(-1)), "too late to schedule");
+        assertEquals(List.of(2), seenByAction);
+    }
 }

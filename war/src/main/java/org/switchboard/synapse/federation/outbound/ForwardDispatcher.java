@@ -93,7 +93,8 @@ public class ForwardDispatcher implements WorkHandler {
                 built.replay(event);
                 deliveries.replay(event);
             })) {
-                service = built;
+                // published only once replayed: the sweep must not expire or re-queue a half-built outbox
+                startupScan.afterScan(() -> service = built);
                 return built;
             }
             long after = 0;
