@@ -8,4 +8,15 @@ public interface SynapseContextSource {
 
     /** The context of the hub, built (and its journal replayed) on first use. */
     SynapseContext context();
+
+    /**
+     * The context, with {@code sink} fed the journal events of {@code kinds} by the hub's one start-up
+     * scan when that scan has not run yet. Returns false when it has (or there is no shared scan): the
+     * caller then reads the journal itself.
+     */
+    default boolean contextWithStartupReplay(java.util.Set<String> kinds,
+                                             java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink) {
+        context();
+        return false;
+    }
 }

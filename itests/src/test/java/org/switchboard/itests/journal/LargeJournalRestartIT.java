@@ -36,7 +36,7 @@ class LargeJournalRestartIT {
     private static final String HUB_ID = "syn-0a1b2c3d";
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern REPLAY = Pattern.compile("ready \\(journal replay (\\d+) ms, cpu (\\d+) ms");
-    private static final Pattern COORDINATION = Pattern.compile("coordination rebuilt from (\\d+) journal events in (\\d+) ms \\(cpu (\\d+) ms\\)");
+    private static final Pattern COORDINATION = Pattern.compile("coordination rebuilt from (\\d+) journal events \\((in the hub's start-up scan|own read)\\) in (\\d+) ms \\(cpu (\\d+) ms\\)");
     private HubServer hub;
 
     @AfterEach
@@ -64,12 +64,14 @@ class LargeJournalRestartIT {
         assertTrue(replay.find(), "the hub logs its journal replay time");
         assertTrue(coordination.find(), "the hub logs its coordination rebuild time");
         long replayMillis = Long.parseLong(replay.group(1));
-        long coordinationMillis = Long.parseLong(coordination.group(2));
+        // inside the hub's one scan, coordination's figure includes the hub's replay: not added twice
+        boolean sharedScan = !"own read".equals(coordination.group(2));
+        long coordinationMillis = Long.parseLong(coordination.group(3));
         long hubCpu = ProcessHandle.of(hub.pid()).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toMillis).orElse(-1L);
         System.out.printf("restart on %,d events (last seq %,d): generated in %,d ms; journal replay %,d ms (cpu %s ms),"
-                + " coordination rebuild %,d ms (cpu %s ms, %s events); boot to ready %,d ms, hub cpu at ready %,d ms%n",
+                + " coordination rebuild %,d ms (cpu %s ms, %s events, %s); boot to ready %,d ms, hub cpu at ready %,d ms%n",
                 EVENTS, expected.lastSeq(), generated, replayMillis, replay.group(2), coordinationMillis,
-                coordination.group(3), coordination.group(1), boot, hubCpu);
+                coordination.group(4), coordination.group(1), coordination.group(2), boot, hubCpu);
 
         HttpResponse<String> health = HttpClient.newHttpClient().send(HttpRequest.newBuilder(hub.http("/health")).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -94,7 +96,7 @@ class LargeJournalRestartIT {
             int tasks = board.containsKey("total_tasks") ? board.getInt("total_tasks") : board.getJsonArray("tasks").size();
             assertEquals(expected.boardTasks(), tasks, "every generated board task");
         }
-        assertTrue(replayMillis + coordinationMillis < BOUND_MS, "start-up replay " + (replayMillis + coordinationMillis)
-                + " ms within the bound of " + BOUND_MS + " ms");
+        long startupMillis = sharedScan ? Math.max(replayMillis, coordinationMillis) : replayMillis + coordinationMillis;
+        assertTrue(startupMillis < BOUND_MS, "start-up replay " + startupMillis + " ms within the bound of " + BOUND_MS + " ms");
     }
 }

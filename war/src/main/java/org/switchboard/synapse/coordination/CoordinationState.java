@@ -92,25 +92,29 @@ public class CoordinationState implements ClaimsState, BoardState, CapabilitySta
         resources = new ResourceOffers(settings.maxOffersPerAgent(), settings.offerTtlSeconds());
         flow = new MutationFlow(new IdempotencyLedger(new InMemoryOperationStore(), settings.idempotencyCacheSize()));
         darkSeats = new DarkSeatWatch(settings.darkSeatGraceSeconds());
-        SynapseContext ctx = hub.context();
         long started = System.nanoTime();
         long cpuStarted = org.switchboard.lifecycle.ThreadCpu.now();
         int[] count = {0};
-        if (ctx.hasJournal()) {
-            readAll(ctx.journal(), REPLAY_KINDS, event -> {
-                count[0]++;
-                book.apply(event);
-                board.apply(event);
-                resources.apply(event);
-                capabilities.apply(event);
-                flow.ledger().apply(event);
-            });
+        Consumer<JournalEvent> rebuild = event -> {
+            count[0]++;
+            book.apply(event);
+            board.apply(event);
+            resources.apply(event);
+            capabilities.apply(event);
+            flow.ledger().apply(event);
+        };
+        // joins the hub's one start-up scan when the hub is not built yet; else reads its kinds itself
+        boolean shared = hub.contextWithStartupReplay(REPLAY_KINDS, rebuild);
+        SynapseContext ctx = hub.context();
+        if (!shared && ctx.hasJournal()) {
+            readAll(ctx.journal(), REPLAY_KINDS, rebuild);
         }
         double now = ctx.frames().now();
         book.expire(now);
         resources.expire(now);
         capabilities.expire(now);
-        LOG.info("SYNAPSE coordination rebuilt from " + count[0] + " journal events in "
+        LOG.info("SYNAPSE coordination rebuilt from " + count[0] + " journal events (" + (shared ? "in the hub's start-up scan" : "own read")
+                + ") in "
                 + (System.nanoTime() - started) / 1_000_000 + " ms (cpu " + org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted)
                 + " ms): " + book.liveClaims(now).size() + " live claims");
     }

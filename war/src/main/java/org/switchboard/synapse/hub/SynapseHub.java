@@ -114,11 +114,17 @@ public final class SynapseHub implements RegistrationHooks {
 
     /** Rebuilds history, msg_id high-water, watermarks and pending receipts from the journal (§16.3). */
     public void replayJournal() {
+        replayJournal(new org.switchboard.journal.ReplayFanout());
+    }
+
+    /** As {@link #replayJournal()}, in the one scan of {@code fanout} that other start-up readers joined. */
+    public void replayJournal(org.switchboard.journal.ReplayFanout fanout) {
         Journal journal = ctx.journal();
         if (journal == null) {
             return;
         }
-        journal.replay(this::apply);
+        fanout.join(java.util.Set.of(), this::apply);
+        fanout.run(journal::replay);
         corruptRows = journal.corruptSeqs().size();
     }
 

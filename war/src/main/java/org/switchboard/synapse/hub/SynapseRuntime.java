@@ -76,6 +76,8 @@ public class SynapseRuntime implements SynapseContextSource {
     /** The key of a security file that refused to load (issue 17): the hub then never serves. */
     private volatile String securityRefusal;
     private volatile long replayMillis = -1;
+    /** The one start-up scan of the journal: the hub, the forward outbox and coordination state share it. */
+    private final org.switchboard.journal.ReplayFanout startupScan = new org.switchboard.journal.ReplayFanout();
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
         hub();
@@ -126,6 +128,16 @@ public class SynapseRuntime implements SynapseContextSource {
     @Override
     public SynapseContext context() {
         return hub().context();
+    }
+
+    @Override
+    public boolean contextWithStartupReplay(java.util.Set<String> kinds,
+                                            java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink) {
+        synchronized (this) {
+            boolean joined = hub == null && startupScan.join(kinds, sink);
+            hub();
+            return joined;
+        }
     }
 
     /** The hub, built and replayed on first use. */
@@ -185,14 +197,17 @@ public class SynapseRuntime implements SynapseContextSource {
         long started = System.nanoTime();
         // CPU as well as wall time: on a loaded machine the wall figure says more about the neighbours
         long cpuStarted = org.switchboard.lifecycle.ThreadCpu.now();
-        built.replayJournal();
-        // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox replays its own events
-        built.forwarding(forwardDispatcher.install(built.context(), config.messagePeers(), config.messagePeerToken(),
-                config.messagePeerIdentityKey(), built.delivery()::durable, built.delivery()::holds));
+        // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox joins the one start-up scan
+        org.switchboard.synapse.federation.outbound.ForwardService forwards = forwardDispatcher.install(built.context(),
+                config.messagePeers(), config.messagePeerToken(), config.messagePeerIdentityKey(),
+                built.delivery()::durable, built.delivery()::holds, startupScan);
+        built.replayJournal(startupScan);
+        built.forwarding(forwards);
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         long replayCpuMillis = org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted);
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
-                + " ms, cpu " + replayCpuMillis + " ms, corrupt rows " + built.corruptRows() + ")");
+                + " ms, cpu " + replayCpuMillis + " ms, corrupt rows " + built.corruptRows() + ", events read "
+                + startupScan.events() + " in one scan)");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
         return built;

@@ -62,15 +62,18 @@ public class ForwardDispatcher implements WorkHandler {
      */
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
                                   Predicate<String> localDelivery) {
-        return install(ctx, peers, token, null, deliveryDurable, localDelivery);
+        return install(ctx, peers, token, null, deliveryDurable, localDelivery, null);
     }
 
     /**
      * As above; {@code identityKey} ({@value PeerIdentity#KEY}, null or blank: none) signs every peer
-     * registration, and peer attachment reads (§5, recipient side) go out through the same client.
+     * registration, and peer attachment reads (§5, recipient side) go out through the same client;
+     * {@code startupScan} (null: none), the hub's one start-up scan run by the caller afterwards, feeds
+     * the outbox instead of its own read.
      */
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, String identityKey,
-                                  BooleanSupplier deliveryDurable, Predicate<String> localDelivery) {
+                                  BooleanSupplier deliveryDurable, Predicate<String> localDelivery,
+                                  org.switchboard.journal.ReplayFanout startupScan) {
         PeerClient client = new WebSocketPeerClient();
         if (identityKey != null && !identityKey.isBlank() && PeerIdentity.fault(identityKey) == null) {
             client = new SigningPeerClient(client, PeerIdentity.load(java.nio.file.Path.of(identityKey.strip())));
@@ -94,6 +97,14 @@ public class ForwardDispatcher implements WorkHandler {
         if (ctx.hasJournal()) {
             Set<String> kinds = new HashSet<>(ForwardJournal.KINDS);
             kinds.addAll(ForwardedDeliveries.KINDS);
+            if (startupScan != null && startupScan.join(kinds, event -> {
+                built.replay(event);
+                deliveries.replay(event);
+            })) {
+                // published only once replayed: the sweep must not expire or re-queue a half-built outbox
+                startupScan.afterScan(() -> service = built);
+                return built;
+            }
             long after = 0;
             while (true) {
                 List<JournalEvent> page = ctx.journal().read(after, REPLAY_PAGE, kinds);
