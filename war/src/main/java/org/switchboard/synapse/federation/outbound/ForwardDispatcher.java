@@ -62,7 +62,12 @@ public class ForwardDispatcher implements WorkHandler {
      */
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, BooleanSupplier deliveryDurable,
                                   Predicate<String> localDelivery) {
-        PeerClient client = new WebSocketPeerClient();
+        PeerClient client = new WebSocketPeerClient(peers.clientIdentity());
+        if (peers.clientIdentity() != null) {
+            // the pin is public (the peers' grants name it); the operator copies it from here
+            LOG.info("SYNAPSE: wss:// peers are shown the client certificate '" + peers.clientIdentity().alias()
+                    + "' (cert_pin " + peers.clientIdentity().pin() + ")");
+        }
         ForwardService built = new ForwardService(ctx, peers, token, client,
                 (forwardId, delayMillis) -> queue.submit(KIND, forwardId, Duration.ofMillis(delayMillis)));
         ForwardedDeliveries deliveries = new ForwardedDeliveries(ctx, peers, token, client, deliveryDurable, localDelivery);
