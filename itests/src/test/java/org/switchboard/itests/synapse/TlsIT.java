@@ -513,10 +513,20 @@ class TlsIT {
         assertRefused(keystore, "not-" + TLS_PASSWORD, "cannot be opened with HUB_TLS_KEYSTORE_PASSWORD");
         assertRefused(keystore, "", "HUB_TLS_KEYSTORE_PASSWORD is not");
         assertRefused(dir.resolve("absent.p12"), TLS_PASSWORD, "is not a readable file");
+        // the peers' trust store (mutual TLS) is checked the same way, its password never echoed either
+        Path peers = trustStore(dir.resolve("peers.p12"), Map.of("hub-a", peerA));
+        assertRefused(keystore, TLS_PASSWORD, "cannot be opened with HUB_TLS_TRUSTSTORE_PASSWORD",
+                Map.of("HUB_TLS_TRUSTSTORE", peers.toString(), "HUB_TLS_TRUSTSTORE_PASSWORD", "not-" + TRUST_PASSWORD));
+        assertRefused(keystore, TLS_PASSWORD, "HUB_TLS_TRUSTSTORE_PASSWORD is not", Map.of("HUB_TLS_TRUSTSTORE", peers.toString()));
     }
 
     /** run-hub with {@code keystore} exits 2 before starting Java, saying {@code why} and never the password. */
     private static void assertRefused(Path keystore, String password, String why) throws Exception {
+        assertRefused(keystore, password, why, Map.of());
+    }
+
+    /** As above, with {@code extra} in run-hub's environment (whose values are not echoed either). */
+    private static void assertRefused(Path keystore, String password, String why, Map<String, String> extra) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", System.getProperty("hub.runScript"));
         Map<String, String> env = builder.environment();
         env.put("HUB_DATA_DIR", keystore.resolveSibling("data").toString());
@@ -525,6 +535,9 @@ class TlsIT {
         env.put("HUB_RAR", System.getProperty("hub.rar"));
         env.put("HUB_TLS_KEYSTORE", keystore.toString());
         env.put("HUB_TLS_KEYSTORE_PASSWORD", password);
+        env.remove("HUB_TLS_TRUSTSTORE");
+        env.remove("HUB_TLS_TRUSTSTORE_PASSWORD");
+        env.putAll(extra);
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -533,6 +546,10 @@ class TlsIT {
         assertTrue(output.contains(why), output);
         if (!password.isEmpty()) {
             assertFalse(output.contains(password), "the password is not echoed: " + output);
+        }
+        String trustPassword = extra.getOrDefault("HUB_TLS_TRUSTSTORE_PASSWORD", "");
+        if (!trustPassword.isEmpty()) {
+            assertFalse(output.contains(trustPassword), "the trust store password is not echoed: " + output);
         }
     }
 
