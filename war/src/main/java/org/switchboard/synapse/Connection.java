@@ -25,6 +25,10 @@ public final class Connection {
     private volatile String wakeCapability;
     private volatile int protocolVersion = 2;
     private volatile String quotaPrincipal;
+    /** Set once at open: the socket came over TLS (wss://). */
+    private volatile boolean tls;
+    /** Set once at open: {@code sha256:<hex>} of the client certificate presented in the TLS handshake, or null. */
+    private volatile String clientCertificatePin;
     private volatile long lastPongNanos = System.nanoTime();
     private volatile long lastPingNanos;
     private CompletableFuture<Void> ordering = CompletableFuture.completedFuture(null);
@@ -38,6 +42,25 @@ public final class Connection {
 
     public Peer peer() {
         return peer;
+    }
+
+    /** True when the socket came over TLS ({@code wss://}). */
+    public boolean tls() {
+        return tls;
+    }
+
+    /**
+     * The transport facts a peer hub's proof rests on (synapse-advanced §4.2), set by the endpoint at
+     * open: whether the socket is TLS, and the pin of the client certificate it presented (null: none).
+     */
+    public void transport(boolean overTls, String certificatePin) {
+        tls = overTls;
+        clientCertificatePin = certificatePin;
+    }
+
+    /** {@code sha256:<hex>} of the client certificate presented on this socket's TLS handshake, or null. */
+    public String clientCertificatePin() {
+        return clientCertificatePin;
     }
 
     public String id() {

@@ -66,8 +66,9 @@ public record SynapseSettings(
         long spendRetentionSeconds) {
 
     /** Wire version this hub advertises: the highest whose verbs are all implemented. */
-    // 4: session-bound delivery (v3) and the attachment store (v4, opened with the §3.1 security posture)
-    public static final int PROTOCOL_VERSION = 4;
+    // 6: session-bound delivery (v3), the attachment store (v4, opened with the §3.1 security posture),
+    // cross-hub forwarding (v5) and peer attachment reads and spend requests (v6)
+    public static final int PROTOCOL_VERSION = 6;
     /** Default {@code hub.history-max-bytes}: 64 MiB of retained chat text. */
     public static final long DEFAULT_HISTORY_MAX_BYTES = 64L * 1024 * 1024;
     /** Default {@code hub.max-reply-bytes}: 4 MiB per query reply frame. */

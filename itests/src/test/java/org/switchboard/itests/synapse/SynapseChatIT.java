@@ -46,7 +46,7 @@ class SynapseChatIT {
             assertEquals("SynapseHub", welcome.getString("sender"));
             assertEquals("self", welcome.getString("target"));
             assertEquals("Welcome to Synapse", welcome.getString("payload"));
-            assertEquals(4, welcome.getInt("protocol_version"));
+            assertEquals(6, welcome.getInt("protocol_version"));
             assertTrue(welcome.getString("hub_id").startsWith("syn-") || !welcome.getString("hub_id").isEmpty());
             assertTrue(welcome.getInt("connected_clients") >= 1);
             assertFalse(welcome.getJsonArray("online_agents").contains(Json.createValue("welcome/probe")));
@@ -158,7 +158,7 @@ class SynapseChatIT {
             dan.send(SynapseClient.frame("who_request", "System", "who"));
             JsonObject who = dan.expectType("who_snapshot");
             assertTrue(who.getJsonArray("online_agents").contains(Json.createValue("bad/dan")));
-            assertEquals(4, who.getInt("protocol_version"));
+            assertEquals(6, who.getInt("protocol_version"));
             assertTrue(who.containsKey("mailbox_pending"));
             // oversized frame: the WebSocket layer closes with 1009
             dan.sendRaw("{\"type\":\"chat\",\"payload\":\"" + "x".repeat(1024 * 1024 + 16) + "\"}");
@@ -225,7 +225,7 @@ class SynapseChatIT {
         assertEquals(200, health.statusCode());
         JsonObject body = Json.createReader(new java.io.StringReader(health.body())).readObject();
         assertEquals("ok", body.getString("status"));
-        assertEquals(4, body.getInt("protocol_version"));
+        assertEquals(6, body.getInt("protocol_version"));
         assertEquals(0, body.getInt("journal_corrupt_rows"));
         assertTrue(body.containsKey("uptime_seconds") && body.containsKey("online_agents")
                 && body.containsKey("active_claims") && body.containsKey("operation_outbox_pending"));

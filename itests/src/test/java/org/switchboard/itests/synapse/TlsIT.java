@@ -19,8 +19,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,10 @@ import java.util.stream.Stream;
 import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -52,7 +60,10 @@ import org.switchboard.itests.support.SynapseClient;
  * {@code https://}, plain {@code ws://}/{@code http://} refused on the port, the container shortcuts still
  * engaged (their writes go through the TLS filter, or the chat above would not arrive), and then every
  * secret's value searched for in the log, the data and runtime directories, the command line and the
- * operational endpoints' bodies.
+ * operational endpoints' bodies. Mutual TLS for peer hubs (issue 18): the listener asks for client
+ * certificates ({@code HUB_TLS_TRUSTSTORE} holds two peers' certificates) and a forward from a socket
+ * presenting the certificate its grant pins is accepted; without it (none, trusted but unpinned, a grant
+ * pinning none) the refusal is the same plain error, and an untrusted certificate fails the handshake.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TlsIT {
@@ -78,9 +89,20 @@ class TlsIT {
     private static final Pattern SHORTCUT = Pattern.compile("^switchboard_container_shortcut_active\\{name=\"([a-z-]+)\"} ([01])$",
             Pattern.MULTILINE);
 
+    private static final String TRUST_PASSWORD = "tls-it-truststore-pass-0b6d";
+    private static final String PEER_PASSWORD = "tls-it-peer-keys-pass-c39a";
+    /** What the hub answers a hub-to-hub frame from a socket that is not a proven peer (FederationService.NOT_A_PEER). */
+    private static final String NOT_A_PEER = "Hub-to-hub frames are served only to a granted peer hub";
+
     private static HubServer hub;
     private static HttpClient https;
     private static int jmxPort;
+    private static Path hubKeystore;
+    /** Peer hub hub-a's client certificate (pinned by its grant), and another the hub trusts but no grant pins. */
+    private static Path peerA;
+    private static Path intruder;
+    /** A certificate the hub does not trust at all. */
+    private static Path stranger;
 
     @BeforeAll
     static void start() throws Exception {
@@ -94,6 +116,16 @@ class TlsIT {
                 + "{\"kid\":\"k-bob\",\"secret\":\"" + HMAC_BOB + "\",\"senders\":[\"" + BOB + "\"]}]}");
         Path policy = ownerOnly(dir.resolve("policy.json"), POLICY);
         Path jmxPasswords = ownerOnly(dir.resolve("jmxremote.password"), "controlRole " + JMX_PASSWORD + "\n");
+        hubKeystore = keystore;
+        // mutual TLS (issue 18): peers' certificates, a trust store holding two of them, a policy pinning one
+        peerA = keytool(dir.resolve("peer-a.p12"), "hub-a", "hub-a", PEER_PASSWORD);
+        intruder = keytool(dir.resolve("intruder.p12"), "intruder", "intruder", PEER_PASSWORD);
+        // the same subject as hub-a's, so a client offers it where hub-a's is asked for; its key differs
+        stranger = keytool(dir.resolve("stranger.p12"), "stranger", "hub-a", PEER_PASSWORD);
+        Path truststore = trustStore(dir.resolve("peers.p12"), Map.of("hub-a", peerA, "intruder", intruder));
+        Path multihub = ownerOnly(dir.resolve("multihub.json"), "{\"version\":1,\"grants\":["
+                + "{\"sender\":\"hub-a\",\"namespace\":\"TLS\",\"verbs\":[\"message\"],\"cert_pin\":\"" + pin(peerA, "hub-a") + "\"},"
+                + "{\"sender\":\"hub-n\",\"namespace\":\"TLS\",\"verbs\":[\"message\"]}]}");
         jmxPort = HubServer.freePort();
         Map<String, String> env = HubServer.env(
                 "HUB_TLS_KEYSTORE", keystore.toAbsolutePath().toString(), "HUB_TLS_KEYSTORE_PASSWORD", TLS_PASSWORD,
@@ -102,7 +134,9 @@ class TlsIT {
                 "HUB_ACL_POLICY", policy.toAbsolutePath().toString(),
                 "HUB_METRICS_TOKEN", METRICS_TOKEN, "REDSYN_ADMIN_TOKEN", ADMIN_TOKEN,
                 "SWITCHBOARD_OPERATOR_TOKEN", OPERATOR_TOKEN,
-                "HUB_JMX_PORT", Integer.toString(jmxPort), "HUB_JMX_PASSWORD_FILE", jmxPasswords.toAbsolutePath().toString());
+                "HUB_JMX_PORT", Integer.toString(jmxPort), "HUB_JMX_PASSWORD_FILE", jmxPasswords.toAbsolutePath().toString(),
+                "HUB_TLS_TRUSTSTORE", truststore.toAbsolutePath().toString(), "HUB_TLS_TRUSTSTORE_PASSWORD", TRUST_PASSWORD,
+                "HUB_MULTIHUB_POLICY", multihub.toAbsolutePath().toString());
         if (HubServer.database().equals("h2")) {
             env.put("HUB_DB_PASSWORD", DB_PASSWORD); // a fresh H2 file takes it as its password
         }
@@ -119,16 +153,96 @@ class TlsIT {
 
     /** A self-signed EC key for 127.0.0.1 in a PKCS12 keystore; the password reaches keytool through its environment. */
     private static void keytool(Path keystore) throws IOException, InterruptedException {
+        keytool(keystore, "hub", "127.0.0.1", TLS_PASSWORD);
+    }
+
+    /** A self-signed EC key entry {@code alias} for CN={@code cn} in a new PKCS12 keystore protected by {@code password}. */
+    private static Path keytool(Path keystore, String alias, String cn, String password) throws IOException, InterruptedException {
+        Files.deleteIfExists(keystore);
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
-        ProcessBuilder builder = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "hub", "-keyalg", "EC",
-                "-groupname", "secp256r1", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1,dns:localhost",
+        ProcessBuilder builder = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", alias, "-keyalg", "EC",
+                "-groupname", "secp256r1", "-dname", "CN=" + cn, "-ext", "SAN=ip:127.0.0.1,dns:localhost",
                 "-validity", "2", "-storetype", "PKCS12", "-keystore", keystore.toString(),
                 "-storepass:env", "TLS_IT_PASS", "-keypass:env", "TLS_IT_PASS");
-        builder.environment().put("TLS_IT_PASS", TLS_PASSWORD);
+        builder.environment().put("TLS_IT_PASS", password);
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0, "keytool: " + output);
+        return keystore;
+    }
+
+    private static X509Certificate certificate(Path keystore, String alias) throws Exception {
+        return (X509Certificate) KeyStore.getInstance(keystore.toFile(), PEER_PASSWORD.toCharArray()).getCertificate(alias);
+    }
+
+    /** {@code sha256:<hex>} of the certificate's DER, as a grant's cert_pin names it. */
+    private static String pin(Path keystore, String alias) throws Exception {
+        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+                .digest(certificate(keystore, alias).getEncoded()));
+    }
+
+    /** A PKCS12 trust store of the certificates of {@code entries} (alias to keystore), as keytool -importcert makes it. */
+    private static Path trustStore(Path file, Map<String, Path> entries) throws Exception {
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        for (Map.Entry<String, Path> e : entries.entrySet()) {
+            store.setCertificateEntry(e.getKey(), certificate(e.getValue(), e.getKey()));
+        }
+        Files.deleteIfExists(file);
+        try (var out = Files.newOutputStream(file)) {
+            store.store(out, TRUST_PASSWORD.toCharArray());
+        }
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        return file;
+    }
+
+    /** A client trusting the hub's certificate and presenting the key entry {@code alias} of {@code keystore} (null: none). */
+    private static HttpClient presenting(Path keystore, String alias) throws Exception {
+        KeyManager[] keys = null;
+        if (keystore != null) {
+            KeyManagerFactory factory = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            factory.init(KeyStore.getInstance(keystore.toFile(), PEER_PASSWORD.toCharArray()), PEER_PASSWORD.toCharArray());
+            keys = factory.getKeyManagers();
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(KeyStore.getInstance(hubKeystore.toFile(), TLS_PASSWORD.toCharArray()));
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys, trust.getTrustManagers(), null);
+        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).version(HttpClient.Version.HTTP_1_1)
+                .sslContext(context).build();
+    }
+
+    /**
+     * A socket registered as peer hub {@code hubId} at protocol_version 5 with the connect token (§4.3),
+     * over {@code http}; waits for the welcome.
+     */
+    private static SynapseClient peer(HttpClient http, String hubId) throws InterruptedException {
+        for (int attempt = 0; ; attempt++) {
+            SynapseClient client = SynapseClient.connect(http, hub.webSocketUri(), hubId);
+            client.send(SynapseClient.frame("heartbeat", "System", "online").add("token", TOKEN).add("protocol_version", 5));
+            JsonObject answer = client.expect(f -> type("welcome").test(f) || type("name_conflict").test(f), WAIT);
+            if (type("welcome").test(answer)) {
+                return client;
+            }
+            // a socket that is not a proven peer binds its name like an agent: the previous case's socket
+            // may still hold it for a moment after its close
+            client.close();
+            assertTrue(attempt < 40, "the name stays taken: " + answer);
+            Thread.sleep(250);
+        }
+    }
+
+    private static JsonObjectBuilder chatForward(String forwardId, String payload) {
+        return Json.createObjectBuilder().add("type", "multihub_message_forward").add("target", "System").add("payload", "")
+                .add("forward_id", forwardId).add("kind", "chat").add("sender_seat", "TLS/carol").add("target_seat", BOB)
+                .add("body", Json.createObjectBuilder().add("payload", payload).add("origin_msg_id", 7)
+                        .add("origin_timestamp", 1790000001.5));
+    }
+
+    /** The first result or error answering one forward on {@code peer}. */
+    private static JsonObject answer(SynapseClient peer) {
+        return peer.expect(f -> type("multihub_message_result").test(f) || type("error").test(f), WAIT);
     }
 
     private static SynapseClient login(String name) {
@@ -232,6 +346,43 @@ class TlsIT {
     }
 
     @Test
+    @Order(5)
+    void aPeerHubPresentingItsPinnedClientCertificateForwardsOverWss() throws Exception {
+        try (SynapseClient bob = login(BOB); SynapseClient peer = peer(presenting(peerA, "hub-a"), "hub-a")) {
+            peer.send(chatForward("tls-mtls-1", "over mutual tls"));
+            JsonObject result = answer(peer);
+            assertEquals("multihub_message_result", result.getString("type"), result.toString());
+            assertEquals("accepted", result.getString("disposition"), result.toString());
+            JsonObject seen = bob.expect(f -> type("chat").test(f) && "over mutual tls".equals(f.getString("payload", "")), WAIT);
+            assertEquals("TLS/carol@hub-a", seen.getString("sender"));
+            assertEquals("hub-a", seen.getString("forwarded_from"));
+        }
+    }
+
+    @Test
+    @Order(5)
+    void withoutItsPinnedCertificateAPeerIsRefusedUniformly() throws Exception {
+        // no certificate, a certificate the hub trusts but the grant does not pin, and a grant that pins
+        // none (wss:// needs one): each socket registers and is answered the same plain error, no result
+        Map<String, HttpClient> cases = new LinkedHashMap<>();
+        cases.put("hub-a: no certificate", https);
+        cases.put("hub-a: unpinned certificate", presenting(intruder, "intruder"));
+        cases.put("hub-n: grant without cert_pin", https);
+        int n = 0;
+        for (Map.Entry<String, HttpClient> c : cases.entrySet()) {
+            try (SynapseClient socket = peer(c.getValue(), c.getKey().substring(0, 5))) {
+                socket.send(chatForward("tls-mtls-refused-" + n++, "must not arrive"));
+                JsonObject answer = answer(socket);
+                assertEquals("error", answer.getString("type"), c.getKey() + ": " + answer);
+                assertEquals(NOT_A_PEER, answer.getString("payload"), c.getKey());
+            }
+        }
+        // a certificate the hub does not trust fails the TLS handshake itself
+        HttpClient untrusted = presenting(stranger, "stranger");
+        assertThrows(RuntimeException.class, () -> SynapseClient.connect(untrusted, hub.webSocketUri(), "hub-a").close());
+    }
+
+    @Test
     @Order(6)
     void aRedsynLongPollOverHttpsWaitsForItsMessage() throws Exception {
         String joel = node("joel@tls.test");
@@ -316,6 +467,7 @@ class TlsIT {
         secrets.put("operator token", OPERATOR_TOKEN);
         secrets.put("metrics token", METRICS_TOKEN);
         secrets.put("JMX password", JMX_PASSWORD);
+        secrets.put("TLS trust store password", TRUST_PASSWORD);
         if (HubServer.database().equals("h2")) {
             secrets.put("database password", DB_PASSWORD);
         }
@@ -361,10 +513,20 @@ class TlsIT {
         assertRefused(keystore, "not-" + TLS_PASSWORD, "cannot be opened with HUB_TLS_KEYSTORE_PASSWORD");
         assertRefused(keystore, "", "HUB_TLS_KEYSTORE_PASSWORD is not");
         assertRefused(dir.resolve("absent.p12"), TLS_PASSWORD, "is not a readable file");
+        // the peers' trust store (mutual TLS) is checked the same way, its password never echoed either
+        Path peers = trustStore(dir.resolve("peers.p12"), Map.of("hub-a", peerA));
+        assertRefused(keystore, TLS_PASSWORD, "cannot be opened with HUB_TLS_TRUSTSTORE_PASSWORD",
+                Map.of("HUB_TLS_TRUSTSTORE", peers.toString(), "HUB_TLS_TRUSTSTORE_PASSWORD", "not-" + TRUST_PASSWORD));
+        assertRefused(keystore, TLS_PASSWORD, "HUB_TLS_TRUSTSTORE_PASSWORD is not", Map.of("HUB_TLS_TRUSTSTORE", peers.toString()));
     }
 
     /** run-hub with {@code keystore} exits 2 before starting Java, saying {@code why} and never the password. */
     private static void assertRefused(Path keystore, String password, String why) throws Exception {
+        assertRefused(keystore, password, why, Map.of());
+    }
+
+    /** As above, with {@code extra} in run-hub's environment (whose values are not echoed either). */
+    private static void assertRefused(Path keystore, String password, String why, Map<String, String> extra) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("bash", System.getProperty("hub.runScript"));
         Map<String, String> env = builder.environment();
         env.put("HUB_DATA_DIR", keystore.resolveSibling("data").toString());
@@ -373,6 +535,9 @@ class TlsIT {
         env.put("HUB_RAR", System.getProperty("hub.rar"));
         env.put("HUB_TLS_KEYSTORE", keystore.toString());
         env.put("HUB_TLS_KEYSTORE_PASSWORD", password);
+        env.remove("HUB_TLS_TRUSTSTORE");
+        env.remove("HUB_TLS_TRUSTSTORE_PASSWORD");
+        env.putAll(extra);
         builder.redirectErrorStream(true);
         Process process = builder.start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -381,6 +546,10 @@ class TlsIT {
         assertTrue(output.contains(why), output);
         if (!password.isEmpty()) {
             assertFalse(output.contains(password), "the password is not echoed: " + output);
+        }
+        String trustPassword = extra.getOrDefault("HUB_TLS_TRUSTSTORE_PASSWORD", "");
+        if (!trustPassword.isEmpty()) {
+            assertFalse(output.contains(trustPassword), "the trust store password is not echoed: " + output);
         }
     }
 

@@ -23,7 +23,8 @@ import org.switchboard.synapse.session.HandshakeGuard;
  * Refuses WebSocket upgrades with an untrusted Host or a non-allow-listed Origin: 403 {@code origin/host
  * not allowed}; sizes the container's output buffer of the upgrades it admits ({@code hub.websocket-write-buffer-bytes})
  * and reads their input through a {@link FrameGate} of {@code hub.max-frame-kib}, so that every message over
- * the limit, whatever its size or fragmentation, closes with 1009. Once the hub begins to stop (the JVM's
+ * the limit, whatever its size or fragmentation, closes with 1009; hands the client certificate of a TLS
+ * upgrade to the endpoint ({@link ClientCertificateCapture}). Once the hub begins to stop (the JVM's
  * stop signal or the filter's removal) every upgrade is refused with 503 {@code hub stopping}.
  */
 @WebFilter(urlPatterns = "/*", asyncSupported = true)
@@ -83,7 +84,9 @@ public class HandshakeGuardFilter extends HttpFilter {
             if (writeBuffer > 0) {
                 current.shortcuts().resizeWriteBuffer(response, writeBuffer);
             }
-            chain.doFilter(FrameGateUpgrade.gate(request, current.maxFrameBytes(), current.shortcuts()), response);
+            // a TLS peer hub's client certificate travels to the endpoint as the session's principal
+            HttpServletRequest upgrading = ClientCertificateCapture.capture(request);
+            chain.doFilter(FrameGateUpgrade.gate(upgrading, current.maxFrameBytes(), current.shortcuts()), response);
             return;
         }
         refuse(response, HttpServletResponse.SC_FORBIDDEN, "origin/host not allowed\n");

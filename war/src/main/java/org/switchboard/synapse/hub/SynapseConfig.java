@@ -474,6 +474,18 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.message-peer-pins")
     Optional<String> messagePeerPins;
 
+    /** PKCS12/JKS keystore holding the client certificate presented to {@code wss://} peers (mutual TLS); empty = none. */
+    @Inject @ConfigProperty(name = "hub.message-peer-keystore")
+    Optional<String> messagePeerKeystore;
+
+    /** The key entry of {@code hub.message-peer-keystore} to present; empty = its only private key entry. */
+    @Inject @ConfigProperty(name = "hub.message-peer-keystore-alias")
+    Optional<String> messagePeerKeystoreAlias;
+
+    /** A file holding the keystore password (first line); the other way is the environment variable only. */
+    @Inject @ConfigProperty(name = "hub.message-peer-keystore-password-file")
+    Optional<String> messagePeerKeystorePasswordFile;
+
     /** How long a forward is retried before it settles {@code expired}. */
     @Inject @ConfigProperty(name = "hub.message-forward-ttl-seconds", defaultValue = "86400")
     long messageForwardTtlSeconds;
@@ -486,7 +498,32 @@ public class SynapseConfig {
     public org.switchboard.synapse.federation.outbound.MessagePeers messagePeers() {
         return org.switchboard.synapse.federation.outbound.MessagePeers.parse(messagePeerList.orElse(""),
                 messagePeerPins.orElse(""), messageForwardTtlSeconds).withMaxBackoff(messageForwardMaxBackoffSeconds)
-                .withPendingCaps(messageForwardMaxPendingPerPeer, messageForwardMaxPendingBytes);
+                .withPendingCaps(messageForwardMaxPendingPerPeer, messageForwardMaxPendingBytes)
+                .withClientKeystore(messagePeerKeystore.orElse(""), messagePeerKeystorePassword(),
+                        messagePeerKeystoreAlias.orElse(""));
+    }
+
+    /**
+     * The client keystore's password: the environment variable {@code HUB_MESSAGE_PEER_KEYSTORE_PASSWORD}
+     * (read from the environment itself, so it is never taken from a system property on a command line)
+     * or the first line of {@code hub.message-peer-keystore-password-file}; null when neither is set or
+     * the file cannot be read (the keystore check then refuses, naming its key).
+     */
+    private char[] messagePeerKeystorePassword() {
+        String fromEnv = System.getenv(org.switchboard.synapse.federation.outbound.PeerClientIdentity.PASSWORD_ENV);
+        if (fromEnv != null && !fromEnv.isEmpty()) {
+            return fromEnv.toCharArray();
+        }
+        String file = messagePeerKeystorePasswordFile.orElse("").strip();
+        if (file.isEmpty()) {
+            return null;
+        }
+        try {
+            String first = java.nio.file.Files.readString(java.nio.file.Path.of(file)).lines().findFirst().orElse("");
+            return first.toCharArray();
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The path of this hub's peer identity key file ({@code ""} when unset). */

@@ -70,6 +70,7 @@ public class SynapseEndpoint {
         Connection connection = new Connection(new WebSocketPeer(session, shortcuts.remoteAddress(session),
                 runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts),
                 HubFrames.wallClock());
+        connection.transport(session.isSecure(), ClientCertificateCapture.pin(session.getUserPrincipal()));
         session.getUserProperties().put(CONNECTION, connection);
         if (runtime.hub().opened(connection)) {
             runtime.scheduleRegistrationDeadline(connection);

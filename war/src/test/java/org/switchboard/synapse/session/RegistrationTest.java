@@ -20,7 +20,7 @@ class RegistrationTest {
         TestHub.Client alice = test.connect("proj/alice");
         JsonObject welcome = alice.peer().lastOfType("welcome");
         assertEquals("self", welcome.getString("target"));
-        assertEquals(4, welcome.getInt("protocol_version"));
+        assertEquals(6, welcome.getInt("protocol_version"));
         assertEquals("syn-0badc0de", welcome.getString("hub_id"), "hub id comes from the journal");
         assertEquals(2, welcome.getInt("connected_clients"));
         assertEquals(Json.createArrayBuilder().add("proj/bob").build(), welcome.getJsonArray("online_agents"));

@@ -346,7 +346,7 @@ class CoordinationVerbsIT {
             a.send(f("claim").add("task_id", "hm-1").add("paths", paths("hm/one")));
             await(a, "claim_granted", task("hm-1"));
             assertEquals(before + 1, CoordinationHub.health(hub).getJsonNumber("active_claims").longValue());
-            assertEquals(4, CoordinationHub.health(hub).getInt("protocol_version"));
+            assertEquals(6, CoordinationHub.health(hub).getInt("protocol_version"));
             String metrics = CoordinationHub.get(hub, "/metrics").body();
             assertTrue(metrics.contains("synapse_active_claims " + (before + 1)), metrics);
             a.send(f("release").add("task_id", "hm-1"));

@@ -126,7 +126,7 @@ class DeliveryIT {
         String token = token('1');
         try (SynapseClient builder = SynapseClient.connect(hub.webSocketUri(), "acme/builder1")) {
             JsonObject welcome = builder.expectType("welcome");
-            assertEquals(4, welcome.getInt("protocol_version"));
+            assertEquals(6, welcome.getInt("protocol_version"));
             builder.send(SynapseClient.frame("heartbeat", "System", "online").add("protocol_version", 3)
                     .add("delivery_session_token", token).add("delivery_capabilities", caps()));
             JsonObject session = builder.expectType("delivery_session");
@@ -145,7 +145,7 @@ class DeliveryIT {
                 assertFalse(v2.expectType("who_snapshot").containsKey("delivery_sessions"));
             }
         }
-        assertEquals(4, health().getInt("protocol_version"));
+        assertEquals(6, health().getInt("protocol_version"));
         assertFalse(Files_read(hub.logFile()).contains(token), "the token never reaches the log");
     }
 

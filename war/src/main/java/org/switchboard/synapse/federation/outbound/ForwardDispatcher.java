@@ -74,7 +74,12 @@ public class ForwardDispatcher implements WorkHandler {
     public ForwardService install(SynapseContext ctx, MessagePeers peers, String token, String identityKey,
                                   BooleanSupplier deliveryDurable, Predicate<String> localDelivery,
                                   org.switchboard.journal.ReplayFanout startupScan) {
-        PeerClient client = new WebSocketPeerClient();
+        PeerClient client = new WebSocketPeerClient(peers.clientIdentity());
+        if (peers.clientIdentity() != null) {
+            // the pin is public (the peers' grants name it); the operator copies it from here
+            LOG.info("SYNAPSE: wss:// peers are shown the client certificate '" + peers.clientIdentity().alias()
+                    + "' (cert_pin " + peers.clientIdentity().pin() + ")");
+        }
         if (identityKey != null && !identityKey.isBlank() && PeerIdentity.fault(identityKey) == null) {
             client = new SigningPeerClient(client, PeerIdentity.load(java.nio.file.Path.of(identityKey.strip())));
         }

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * The origin side's peer list (synapse-advanced §4.2): {@code hub.message-peers} ({@code id=uri,…}),
- * {@code hub.message-peer-pins} ({@code id=sha256:<hex>} per {@code wss://} peer) and the forward TTL,
- * parsed strictly. A fault is one line naming the key (never the token); the hub then refuses to serve.
+ * {@code hub.message-peer-pins} ({@code id=sha256:<hex>} per {@code wss://} peer), the forward TTL
+ * and the client certificate for mutual TLS ({@code hub.message-peer-keystore}), parsed strictly. A fault is one line naming the key (never the token); the hub then refuses to serve.
  */
 public final class MessagePeers {
 
@@ -43,6 +43,8 @@ public final class MessagePeers {
     private final long maxBackoffSeconds;
     private final long maxPendingPerPeer;
     private final long maxPendingBytes;
+    /** The client certificate presented to {@code wss://} peers; null: none (mutual TLS off). */
+    private final PeerClientIdentity clientIdentity;
 
     private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds) {
         this(peers, fault, ttlSeconds, ForwardBackoff.CAP_SECONDS);
@@ -54,6 +56,12 @@ public final class MessagePeers {
 
     private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds, long maxBackoffSeconds,
                          long maxPendingPerPeer, long maxPendingBytes) {
+        this(peers, fault, ttlSeconds, maxBackoffSeconds, maxPendingPerPeer, maxPendingBytes, null);
+    }
+
+    private MessagePeers(Map<String, Peer> peers, String fault, long ttlSeconds, long maxBackoffSeconds,
+                         long maxPendingPerPeer, long maxPendingBytes, PeerClientIdentity clientIdentity) {
+        this.clientIdentity = clientIdentity;
         this.peers = Collections.unmodifiableMap(peers);
         this.fault = fault;
         this.ttlSeconds = ttlSeconds;
@@ -77,7 +85,37 @@ public final class MessagePeers {
             return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_PENDING_BYTES_KEY,
                     "must be at least " + ForwardOutbox.ENTRY_OVERHEAD_BYTES + " bytes"), ttlSeconds);
         }
-        return new MessagePeers(new LinkedHashMap<>(peers), null, ttlSeconds, maxBackoffSeconds, perPeer, bytes);
+        return new MessagePeers(new LinkedHashMap<>(peers), null, ttlSeconds, maxBackoffSeconds, perPeer, bytes, clientIdentity);
+    }
+
+    /**
+     * The same peers presenting the client certificate of {@code keystore} ({@value PeerClientIdentity#KEYSTORE_KEY})
+     * to {@code wss://} peers; {@code keystore} null or blank: none. {@code password} is cleared; a
+     * keystore that cannot be used leaves no peers and a {@link #fault()} naming the key.
+     */
+    public MessagePeers withClientKeystore(String keystore, char[] password, String alias) {
+        if (keystore == null || keystore.isBlank()) {
+            if (password != null) {
+                java.util.Arrays.fill(password, '\0');
+            }
+            return this;
+        }
+        if (fault != null) {
+            java.util.Arrays.fill(password == null ? new char[0] : password, '\0');
+            return this;
+        }
+        try {
+            PeerClientIdentity identity = PeerClientIdentity.load(java.nio.file.Path.of(keystore.strip()), password, alias);
+            return new MessagePeers(new LinkedHashMap<>(peers), null, ttlSeconds, maxBackoffSeconds, maxPendingPerPeer,
+                    maxPendingBytes, identity);
+        } catch (IllegalArgumentException e) {
+            return new MessagePeers(new LinkedHashMap<>(), e.getMessage(), ttlSeconds);
+        }
+    }
+
+    /** The client certificate presented to {@code wss://} peers, or null when none is configured. */
+    public PeerClientIdentity clientIdentity() {
+        return clientIdentity;
     }
 
     /** Most pending forwards one peer may hold ({@value #MAX_PENDING_PER_PEER_KEY}). */
@@ -96,7 +134,7 @@ public final class MessagePeers {
             return new MessagePeers(new LinkedHashMap<>(), refusal(MAX_BACKOFF_KEY, "must be at least 1 second"), ttlSeconds);
         }
         return new MessagePeers(new LinkedHashMap<>(peers), fault, ttlSeconds, Math.min(ForwardBackoff.CAP_SECONDS, seconds),
-                maxPendingPerPeer, maxPendingBytes);
+                maxPendingPerPeer, maxPendingBytes, clientIdentity);
     }
 
     /** Longest wait between two attempts (at most 300 s). */

@@ -28,13 +28,27 @@ import org.switchboard.json.Jsons;
 /**
  * The peer connection of synapse-advanced §4.3 over the JDK's WebSocket client: a fresh socket per
  * exchange, closed afterwards. For {@code wss://} the server certificate must match the configured
- * SHA-256 pin (the pin replaces CA and host-name checks: it names the one certificate accepted).
+ * SHA-256 pin (the pin replaces CA and host-name checks: it names the one certificate accepted), and
+ * this hub presents its own client certificate ({@link PeerClientIdentity}) when one is configured, so
+ * the peer can check the {@code cert_pin} of its grant (mutual TLS).
  */
 public final class WebSocketPeerClient implements PeerClient {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private final HttpClient plain = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
     private final java.util.Map<String, HttpClient> pinnedClients = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The client certificate offered on {@code wss://}; null: none. */
+    private final PeerClientIdentity identity;
+
+    /** A client that presents no client certificate. */
+    public WebSocketPeerClient() {
+        this(null);
+    }
+
+    /** A client presenting {@code identity}'s certificate to {@code wss://} peers (null: none). */
+    public WebSocketPeerClient(PeerClientIdentity identity) {
+        this.identity = identity;
+    }
 
     @Override
     public JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
@@ -50,7 +64,7 @@ public final class WebSocketPeerClient implements PeerClient {
     public JsonObject request(MessagePeers.Peer peer, JsonObject registration, JsonObject forward,
                               java.util.function.Predicate<JsonObject> isAnswer) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ANSWER_TIMEOUT_MILLIS);
-        HttpClient http = peer.tls() ? pinnedClients.computeIfAbsent(peer.pinHex(), WebSocketPeerClient::pinned) : plain;
+        HttpClient http = peer.tls() ? pinnedClients.computeIfAbsent(peer.pinHex(), pin -> pinned(pin, identity)) : plain;
         CompletableFuture<JsonObject> answer = new CompletableFuture<>();
         WebSocket socket = null;
         try {
@@ -131,15 +145,21 @@ public final class WebSocketPeerClient implements PeerClient {
         }
     }
 
-    /** A client whose TLS accepts exactly the certificate with this SHA-256 pin. */
-    static HttpClient pinned(String pinHex) {
+    /** A client whose TLS accepts exactly the certificate with this SHA-256 pin and presents {@code identity} (null: none). */
+    static HttpClient pinned(String pinHex, PeerClientIdentity identity) {
         try {
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(null, new TrustManager[] {new PinTrust(pinHex)}, null);
-            return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).sslContext(tls).build();
+            return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).sslContext(pinnedContext(pinHex, identity)).build();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("TLS unavailable", e);
         }
+    }
+
+    /** The TLS context of {@link #pinned}: the pin as the only trust, {@code identity} as the only key (null: none). */
+    static SSLContext pinnedContext(String pinHex, PeerClientIdentity identity) throws GeneralSecurityException {
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(identity == null ? null : new javax.net.ssl.KeyManager[] {identity.keyManager()},
+                new TrustManager[] {new PinTrust(pinHex)}, null);
+        return tls;
     }
 
     /** Accepts a server whose leaf certificate's DER hashes to the pin; nothing else. */

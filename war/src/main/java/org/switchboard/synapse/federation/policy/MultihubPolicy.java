@@ -52,6 +52,9 @@ public final class MultihubPolicy {
         List<JsonObject> grantObjects = PolicyChecks.grantObjects(KEY, root, ROOT_KEYS, GRANT_KEYS, MAX_GRANTS);
         List<PeerGrant> grants = new ArrayList<>();
         Set<String> seen = new HashSet<>();
+        // one certificate per peer: a pin on some grants of a sender and not on others (or two pins) would
+        // let the weaker proof reach the namespaces the stronger one guards
+        java.util.Map<String, java.util.Optional<String>> pinBySender = new java.util.HashMap<>();
         for (int i = 0; i < grantObjects.size(); i++) {
             String where = "grant " + i;
             JsonObject g = grantObjects.get(i);
@@ -90,6 +93,11 @@ public final class MultihubPolicy {
                     throw new PolicyFileException(KEY, where + ": 'revoked' must be a boolean");
                 }
                 revoked = r == JsonValue.TRUE;
+            }
+            java.util.Optional<String> firstPin = pinBySender.putIfAbsent(sender, java.util.Optional.ofNullable(pin));
+            if (firstPin != null && !firstPin.equals(java.util.Optional.ofNullable(pin))) {
+                throw new PolicyFileException(KEY, where + ": every grant of sender '" + sender
+                        + "' must name the same cert_pin (or none)");
             }
             if (!seen.add(sender + "\u0000" + namespace)) {
                 throw new PolicyFileException(KEY, where + ": a second grant for the same sender and namespace");

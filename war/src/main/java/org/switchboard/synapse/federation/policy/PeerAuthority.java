@@ -4,12 +4,12 @@ import java.util.Locale;
 import org.switchboard.synapse.Connection;
 
 /**
- * Decides whether a connection is a proven peer hub (synapse-advanced §4.3, §4.5 step 1), afresh
+ * Decides whether a connection is a proven peer hub (synapse-advanced §4.2, §4.3, §4.5 step 1), afresh
  * for every hub-to-hub frame so a revoked or expired grant stops the next one: the socket is bound
  * under a HUB_ID (no {@code /}) at {@code protocol_version} ≥ {@code minVersion}, the serving policy
- * holds a live grant for that id, and the socket proved itself — on loopback by the hub's connect
- * token (checked at registration) with no certificate pin on its grants. Client-certificate pinning
- * is not built: a peer off loopback, or one whose grant names a {@code cert_pin}, is never proven.
+ * holds a live grant for that id, and the socket proved itself by the rule of {@link #proven}: on
+ * {@code wss://} by the client certificate its grants pin, on loopback {@code ws://} by the hub's
+ * connect token when its grants pin no certificate. Every other case is refused the same way.
  */
 public final class PeerAuthority {
 
@@ -41,9 +41,28 @@ public final class PeerAuthority {
         if (!current.authorises(name, now)) {
             return null;
         }
-        boolean tokenProof = tokenSecured && connection.quotaPrincipal() != null && connection.quotaPrincipal().startsWith("auth-token:")
-                && loopback(connection.peer().remoteHost()) && current.certPins(name, now).isEmpty();
-        return tokenProof ? name : null;
+        boolean token = tokenSecured && connection.quotaPrincipal() != null
+                && connection.quotaPrincipal().startsWith("auth-token:");
+        return proven(connection.tls(), connection.clientCertificatePin(), current.certPins(name, now), token,
+                loopback(connection.peer().remoteHost())) ? name : null;
+    }
+
+    /**
+     * The proof rule of a peer hub holding a live grant whose certificate pins are {@code pinned}:
+     * <ul>
+     * <li>over TLS: the grant pins a certificate and {@code presentedPin} (the client certificate of the
+     * handshake) is that pin; a TLS socket is never proven by the token alone;</li>
+     * <li>over plain {@code ws://}: the grant pins no certificate, the registration carried the hub's
+     * connect token ({@code token}) and the socket comes from loopback; a pinned grant never accepts
+     * plain {@code ws://}, since no certificate can be seen there.</li>
+     * </ul>
+     */
+    public static boolean proven(boolean tls, String presentedPin, java.util.Set<String> pinned, boolean token,
+                                 boolean loopback) {
+        if (tls) {
+            return CertificatePins.matches(presentedPin, pinned);
+        }
+        return pinned.isEmpty() && token && loopback;
     }
 
     /** Numeric loopback or {@code localhost} (IPv4 127/8, IPv6 ::1, its mapped form). */

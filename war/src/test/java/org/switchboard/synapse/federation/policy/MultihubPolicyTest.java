@@ -77,6 +77,27 @@ class MultihubPolicyTest {
     }
 
     @Test
+    void everyGrantOfOneSenderNamesTheSameCertificatePin() throws Exception {
+        String a = "sha256:" + "ab".repeat(32);
+        String b = "sha256:" + "cd".repeat(32);
+        refused(("{\"version\":1,\"grants\":[{\"sender\":\"hub-a\",\"namespace\":\"ACME\",\"verbs\":[\"message\"],"
+                + "\"cert_pin\":\"%s\"},{\"sender\":\"hub-a\",\"namespace\":\"OPS\",\"verbs\":[\"read\"]}]}").formatted(a),
+                "same cert_pin");
+        refused(("{\"version\":1,\"grants\":[{\"sender\":\"hub-a\",\"namespace\":\"ACME\",\"verbs\":[\"message\"]},"
+                + "{\"sender\":\"hub-a\",\"namespace\":\"OPS\",\"verbs\":[\"read\"],\"cert_pin\":\"%s\"}]}").formatted(a),
+                "same cert_pin");
+        refused(("{\"version\":1,\"grants\":[{\"sender\":\"hub-a\",\"namespace\":\"ACME\",\"verbs\":[\"message\"],"
+                + "\"cert_pin\":\"%s\"},{\"sender\":\"hub-a\",\"namespace\":\"OPS\",\"verbs\":[\"read\"],\"cert_pin\":\"%s\"}]}")
+                .formatted(a, b), "same cert_pin");
+        MultihubPolicy same = MultihubPolicy.load(file(("{\"version\":1,\"grants\":["
+                + "{\"sender\":\"hub-a\",\"namespace\":\"ACME\",\"verbs\":[\"message\"],\"cert_pin\":\"%s\"},"
+                + "{\"sender\":\"hub-a\",\"namespace\":\"OPS\",\"verbs\":[\"read\"],\"cert_pin\":\"%s\"},"
+                + "{\"sender\":\"hub-b\",\"namespace\":\"ACME\",\"verbs\":[\"message\"],\"cert_pin\":\"%s\"}]}").formatted(a, a, b)));
+        assertEquals(Set.of(a), same.certPins("hub-a", 0));
+        assertEquals(Set.of(b), same.certPins("hub-b", 0), "senders may differ");
+    }
+
+    @Test
     void aDuplicateMemberIsRefusedEvenWhereTheReaderWouldKeepTheLastCopy() throws Exception {
         refused("{\"version\":1,\"grants\":[{\"sender\":\"hub-a\",\"namespace\":\"ACME\",\"verbs\":[\"message\"],"
                 + "\"revoked\":true,\"revoked\":false}]}", "duplicate member 'revoked'");
