@@ -39,7 +39,9 @@ import org.switchboard.itests.support.RawWebSocket;
  * recipient; latency counts from the request's scheduled send time to the sender's
  * {@code completed} notification. {@code bench.cycles} (20000) measured. Both result lines carry
  * the hub's CPU time per operation and the load average, because the machine is shared.
- * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions.
+ * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions,
+ * {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
+ * on another build of the application (a before/after pair run back to back from one checkout).
  */
 class DeliveryBench {
 
@@ -53,7 +55,12 @@ class DeliveryBench {
         int warmup = Integer.getInteger("bench.warmup", 30_000);
         int cycles = Integer.getInteger("bench.cycles", 20_000);
         double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
-        try (HubServer hub = HubServer.start(java.util.Map.of("HUB_JAVA_OPTS", HubServer.BENCH_JVM))) {
+        Map<String, String> hubEnv = new java.util.HashMap<>(Map.of("HUB_JAVA_OPTS", HubServer.BENCH_JVM));
+        String war = System.getProperty("bench.hub-war", "");
+        if (!war.isEmpty()) {
+            hubEnv.put("HUB_WAR", war);
+        }
+        try (HubServer hub = HubServer.start(hubEnv)) {
             awaitApplication(hub);
             List<Pair> all = new ArrayList<>();
             for (int p = 0; p < pairs; p++) {
@@ -86,12 +93,19 @@ class DeliveryBench {
             double cycleRate = rate > 0 ? rate : perSecond / 2;
             cyclesRun(all, Math.max(1, cycles / 4 / pairs), cycleRate, null);
             long[] latencies = new long[(cycles / pairs) * pairs];
+            String jfrCycles = System.getProperty("bench.jfr-cycles", "");
+            if (!jfrCycles.isEmpty()) {
+                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverycycles", "settings=profile", "filename=" + jfrCycles);
+            }
             cpuBefore = HubProcess.cpuNanos(hub.pid());
             journalBefore = JournalCounters.read(hub);
             loadBefore = HubProcess.loadAverage();
             long cycleElapsed = cyclesRun(all, cycles / pairs, cycleRate, latencies);
             cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
             journal = JournalCounters.read(hub).since(journalBefore);
+            if (!jfrCycles.isEmpty()) {
+                HubProcess.jcmd(hub.pid(), "JFR.stop", "name=deliverycycles");
+            }
             System.out.printf("DeliveryBench cycles: %d request->boundary->ack->outcome cycles offered at %.0f/s, done in %.2f s;"
                     + " request->completed %s; hub CPU %.1f us/cycle (%.2f cores); load %s -> %s%n",
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),

@@ -13,7 +13,8 @@ import org.switchboard.synapse.TestHub;
  * {@code rejected} outcome, its status and notification) through the real dispatcher and
  * {@link DeliveryService} with an in-memory journal and sockets that only keep the last offer.
  * Excludes the network and the database; prints the thread's CPU time and allocation per admission
- * (allocation does not depend on what else runs on the machine).
+ * (allocation does not depend on what else runs on the machine). A third argument {@code cycle} takes
+ * each request through boundary → ack → outcome {@code completed} instead, as DeliveryBench's cycles do.
  */
 public final class DeliveryFlowBench {
 
@@ -61,6 +62,7 @@ public final class DeliveryFlowBench {
     public static void main(String[] args) {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 8;
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
+        boolean cycle = args.length > 2 && "cycle".equals(args[2]);
         TestHub t = new TestHub(new InMemoryJournal());
         int pairs = 16;
         Connection[] senders = new Connection[pairs];
@@ -99,15 +101,28 @@ public final class DeliveryFlowBench {
                         + "\",\"target_incarnation\":\"" + incarnations[i] + "\",\"mode\":\"follow_up\",\"task_id\":\"T\","
                         + "\"body\":\"bench body " + id + "\",\"deadline\":" + deadline + "}");
                 String key = recipientPeers[i].lastKey;
-                t.hub.dispatcher().onText(recipients[i], "{\"type\":\"delivery_outcome\",\"sender\":\"r" + i
-                        + "\",\"target\":\"System\",\"protocol_version\":3,\"operation_key\":\"" + key + "\",\"request_id\":\"" + id
-                        + "\",\"task_id\":\"T\",\"mutation_id\":\"o\",\"evidence\":{\"reason_code\":\"bench\"},\"stage\":\"rejected\"}");
+                if (cycle) {
+                    report(t, recipients[i], i, "delivery_boundary", key, id, "b", "\"boundary\":\"turn\"", null);
+                    report(t, recipients[i], i, "delivery_ack", key, id, "a", "\"receipt_id\":\"r\"", null);
+                    report(t, recipients[i], i, "delivery_outcome", key, id, "c", "\"executor_ref\":\"x\",\"outcome_code\":\"ok\"", "completed");
+                } else {
+                    report(t, recipients[i], i, "delivery_outcome", key, id, "o", "\"reason_code\":\"bench\"", "rejected");
+                }
             }
             double secs = (System.nanoTime() - start) / 1e9;
             double cpuUs = (threads.getCurrentThreadCpuTime() - cpu0) / 1e3 / perRound;
             double kb = (allocation.getThreadAllocatedBytes(self) - bytes0) / 1024.0 / perRound;
-            System.out.printf("round %d: %.0f admissions/s, %.1f us wall, %.1f us thread CPU, %.1f KB allocated per admission%n",
-                    round, perRound / secs, secs * 1e6 / perRound, cpuUs, kb);
+            String what = cycle ? "cycle" : "admission";
+            System.out.printf("round %d: %.0f %ss/s, %.1f us wall, %.1f us thread CPU, %.1f KB allocated per %s%n",
+                    round, perRound / secs, what, secs * 1e6 / perRound, cpuUs, kb, what);
         }
+    }
+
+    private static void report(TestHub t, Connection recipient, int i, String type, String key, String id, String mutation,
+                               String evidence, String stage) {
+        t.hub.dispatcher().onText(recipient, "{\"type\":\"" + type + "\",\"sender\":\"r" + i + "\",\"target\":\"System\","
+                + "\"protocol_version\":3,\"operation_key\":\"" + key + "\",\"request_id\":\"" + id + "\",\"task_id\":\"T\","
+                + "\"mutation_id\":\"" + mutation + "\",\"evidence\":{" + evidence + "}"
+                + (stage == null ? "" : ",\"stage\":\"" + stage + "\"") + "}");
     }
 }
