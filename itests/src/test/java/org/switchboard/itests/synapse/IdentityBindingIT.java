@@ -13,16 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.SecureRandom;
 import java.security.Signature;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.CanonicalJson;
+import org.switchboard.itests.support.FixedEd25519;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -56,35 +54,11 @@ class IdentityBindingIT {
     record Key(KeyPair pair, String publicBase64) {
 
         Key(int first) {
-            this(pair(first));
+            this(FixedEd25519.pair(FixedEd25519.seed(first)));
         }
 
         private Key(KeyPair pair) {
-            this(pair, Base64.getEncoder().encodeToString(raw(pair)));
-        }
-
-        private static KeyPair pair(int first) {
-            byte[] seed = new byte[32];
-            for (int i = 0; i < 32; i++) {
-                seed[i] = (byte) (first + i);
-            }
-            try {
-                KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
-                generator.initialize(255, new SecureRandom() {
-                    @Override
-                    public void nextBytes(byte[] bytes) {
-                        System.arraycopy(seed, 0, bytes, 0, bytes.length);
-                    }
-                });
-                return generator.generateKeyPair();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        private static byte[] raw(KeyPair pair) {
-            byte[] der = pair.getPublic().getEncoded();
-            return Arrays.copyOfRange(der, der.length - 32, der.length);
+            this(pair, Base64.getEncoder().encodeToString(FixedEd25519.rawPublic(pair)));
         }
 
         /** The registration frame of {@code name}, signed under {@code keyId} (token included when given). */

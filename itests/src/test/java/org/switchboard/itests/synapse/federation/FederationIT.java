@@ -11,11 +11,8 @@ import jakarta.json.JsonReader;
 import java.io.IOException;
 import java.io.StringReader;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.security.Signature;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -34,6 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.switchboard.itests.support.CanonicalJson;
 import org.switchboard.itests.support.HmacSigner;
+import org.switchboard.itests.support.FixedEd25519;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SynapseClient;
 
@@ -162,43 +160,15 @@ class FederationIT {
     record Key(KeyPair pair, byte[] seed, String publicBase64) {
 
         Key(int first) {
-            this(seedOf(first));
+            this(FixedEd25519.seed(first));
         }
 
         private Key(byte[] seed) {
-            this(pairOf(seed), seed);
+            this(FixedEd25519.pair(seed), seed);
         }
 
         private Key(KeyPair pair, byte[] seed) {
-            this(pair, seed, Base64.getEncoder().encodeToString(raw(pair)));
-        }
-
-        private static byte[] seedOf(int first) {
-            byte[] seed = new byte[32];
-            for (int i = 0; i < 32; i++) {
-                seed[i] = (byte) (first + i);
-            }
-            return seed;
-        }
-
-        private static KeyPair pairOf(byte[] seed) {
-            try {
-                KeyPairGenerator generator = KeyPairGenerator.getInstance("Ed25519");
-                generator.initialize(255, new SecureRandom() {
-                    @Override
-                    public void nextBytes(byte[] bytes) {
-                        System.arraycopy(seed, 0, bytes, 0, bytes.length);
-                    }
-                });
-                return generator.generateKeyPair();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }
-
-        private static byte[] raw(KeyPair pair) {
-            byte[] der = pair.getPublic().getEncoded();
-            return Arrays.copyOfRange(der, der.length - 32, der.length);
+            this(pair, seed, Base64.getEncoder().encodeToString(FixedEd25519.rawPublic(pair)));
         }
 
         /** The {@code hub.message-peer-identity-key} file of this key. */
