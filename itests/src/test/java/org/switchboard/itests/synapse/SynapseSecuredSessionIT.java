@@ -140,6 +140,6 @@ class SynapseSecuredSessionIT {
                         .header("Authorization", "Bearer m-token").build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(200, allowed.statusCode());
-        assertTrue(allowed.body().contains("\"protocol_version\":4"));
+        assertTrue(allowed.body().contains("\"protocol_version\":6"));
     }
 }
