@@ -40,7 +40,7 @@ class SynapseChatIT {
     }
 
     @Test
-    void welcomeAdvertisesVersionTwoAndPresenceAnnouncesTheNewName() {
+    void welcomeAdvertisesTheWireVersionAndPresenceAnnouncesTheNewName() {
         try (SynapseClient raw = SynapseClient.connect(ws(), "welcome/probe")) {
             JsonObject welcome = raw.expectType("welcome");
             assertEquals("SynapseHub", welcome.getString("sender"));
