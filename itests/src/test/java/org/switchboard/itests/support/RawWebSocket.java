@@ -122,9 +122,14 @@ public final class RawWebSocket implements AutoCloseable {
             int opcode = first & 0x0f;
             if (opcode == 0x9) {
                 byte[] pong = masked(0x8A, payload);
-                synchronized (out) {
-                    out.write(pong);
-                    out.flush();
+                try {
+                    synchronized (out) {
+                        out.write(pong);
+                        out.flush();
+                    }
+                } catch (IOException e) {
+                    // the hub may already have closed its side (a ping sent just before a 1009 close): the
+                    // close frame can still be waiting in our receive buffer, so keep reading for it
                 }
             } else if (opcode == 0x8) {
                 close = payload.length >= 2
