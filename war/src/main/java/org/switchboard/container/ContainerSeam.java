@@ -1,5 +1,6 @@
 package org.switchboard.container;
 
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -11,6 +12,7 @@ import java.util.Locale;
 import java.util.logging.Logger;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.switchboard.lifecycle.StopSignal;
 
 /**
  * Chooses the application's {@link ContainerShortcuts} once, at start ({@code switchboard.container-shortcuts}:
@@ -30,12 +32,25 @@ public class ContainerSeam {
 
     private volatile ServletContext servletContext;
     private volatile ContainerShortcuts shortcuts;
+    private AutoCloseable stopNotice;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object event) {
         if (event instanceof ServletContext context) {
             servletContext = context;
         }
-        shortcuts();
+        // the server's own stop announcement runs the application's stop actions (StopSignal) first
+        stopNotice = shortcuts().onContainerStop(StopSignal::containerStopping);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (stopNotice != null) {
+            try {
+                stopNotice.close();
+            } catch (Exception e) {
+                LOG.fine(() -> "container stop notice not unregistered: " + e);
+            }
+        }
     }
 
     /** The shortcuts chosen at start (chosen now on first use). */

@@ -57,6 +57,13 @@ public interface ContainerShortcuts {
      */
     HttpServletRequest interceptUpgrade(HttpServletRequest request, UnaryOperator<WebConnection> connection);
 
+    /**
+     * Runs {@code action} when the container announces that the server is stopping, before it suspends
+     * its services; the returned handle unregisters it (at undeploy). Null when this shortcut is off:
+     * the JVM's stop signal is then the first notice.
+     */
+    AutoCloseable onContainerStop(Runnable action);
+
     /** Every shortcut, in {@link Shortcut} order, with whether it is engaged now. */
     List<ShortcutStatus> statuses();
 }

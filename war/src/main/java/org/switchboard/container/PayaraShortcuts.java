@@ -12,8 +12,10 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Field;
+import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
@@ -46,6 +48,12 @@ public final class PayaraShortcuts implements ContainerShortcuts {
     static final String RESPONSE_FACADE = "org.apache.catalina.connector.ResponseFacade";
     static final String REQUEST_FACADE = "org.apache.catalina.connector.RequestFacade";
     static final String NIO_CONNECTION = "org.glassfish.grizzly.nio.NIOConnection";
+    static final String GLOBALS = "org.glassfish.internal.api.Globals";
+    static final String EVENTS = "org.glassfish.api.event.Events";
+    static final String EVENT_LISTENER = "org.glassfish.api.event.EventListener";
+    static final String EVENT = EVENT_LISTENER + "$Event";
+    /** The event a GlassFish-based server sends first when it starts stopping (EventTypes' stock name). */
+    static final String PREPARE_SHUTDOWN = "prepare_shutdown";
 
     /**
      * A class loader that sees no resources. On Payara every Tyrus send reschedules the session's
@@ -68,12 +76,16 @@ public final class PayaraShortcuts implements ContainerShortcuts {
     private final AddressHandles address;
     private final ChannelHandles channel;
     private final boolean frameGate;
+    private final StopHandles stop;
 
     private record RawHandles(Class<?> remote, Field webSocket, MethodHandle send) {
     }
 
     private record BufferHandles(Class<?> facade, Field response, Method coyoteResponse, Method outputBuffer,
             Method setBufferSize, Method getBufferSize) {
+    }
+
+    private record StopHandles(Object events, Class<?> listener, Method eventName, Method register, Method unregister) {
     }
 
     private record AddressHandles(Class<?> session, Method getRemoteAddr) {
@@ -102,6 +114,7 @@ public final class PayaraShortcuts implements ContainerShortcuts {
         this.address = probe(Shortcut.REMOTE_ADDRESS, () -> address(loaders));
         this.channel = probe(Shortcut.POLL_CHANNEL, () -> channel(loaders));
         this.frameGate = probe(Shortcut.FRAME_GATE, () -> frameGate(loaders)) != null;
+        this.stop = probe(Shortcut.STOP_NOTICE, () -> stop(loaders));
     }
 
     private interface Probe<T> {
@@ -208,6 +221,22 @@ public final class PayaraShortcuts implements ContainerShortcuts {
             throw new NotHere(upgrade.getSimpleName() + " has no public constructor");
         }
         return Boolean.TRUE;
+    }
+
+    private static StopHandles stop(List<ClassLoader> loaders) throws NotHere, ReflectiveOperationException {
+        Class<?> globals = find(GLOBALS, loaders);
+        Class<?> events = find(EVENTS, loaders);
+        Class<?> listener = find(EVENT_LISTENER, loaders);
+        Method eventName = find(EVENT, loaders).getMethod("name");
+        if (eventName.getReturnType() != String.class) {
+            throw new NotHere("Event.name returns " + eventName.getReturnType());
+        }
+        Object service = globals.getMethod("get", Class.class).invoke(null, events);
+        if (service == null) {
+            throw new NotHere("no " + EVENTS + " service");
+        }
+        return new StopHandles(service, listener, eventName, events.getMethod("register", listener),
+                events.getMethod("unregister", listener));
     }
 
     /** Records that {@code shortcut} did not work on a real object (logged once; shown off from now on). */
@@ -369,6 +398,45 @@ public final class PayaraShortcuts implements ContainerShortcuts {
             return request;
         }
         return UpgradeInterception.wrap(request, connection, why -> failed(Shortcut.FRAME_GATE, why));
+    }
+
+    @Override
+    public AutoCloseable onContainerStop(Runnable action) {
+        if (stop == null) {
+            return null;
+        }
+        // The server's listener interface, implemented by a proxy: only its one method, event(Event), is called.
+        InvocationHandler handler = (proxy, method, args) -> {
+            switch (method.getName()) {
+                case "event" -> {
+                    if (args != null && args.length == 1 && args[0] != null
+                            && PREPARE_SHUTDOWN.equals(stop.eventName().invoke(args[0]))) {
+                        action.run();
+                    }
+                    return null;
+                }
+                case "hashCode" -> {
+                    return System.identityHashCode(proxy);
+                }
+                case "equals" -> {
+                    return proxy == args[0];
+                }
+                case "toString" -> {
+                    return "switchboard stop notice";
+                }
+                default -> {
+                    return null;
+                }
+            }
+        };
+        Object listener = Proxy.newProxyInstance(stop.listener().getClassLoader(), new Class<?>[] {stop.listener()}, handler);
+        try {
+            stop.register().invoke(stop.events(), listener);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            failed(Shortcut.STOP_NOTICE, e.toString());
+            return null;
+        }
+        return () -> stop.unregister().invoke(stop.events(), listener);
     }
 
     @Override

@@ -75,6 +75,11 @@ public final class PortableShortcuts implements ContainerShortcuts {
     }
 
     @Override
+    public AutoCloseable onContainerStop(Runnable action) {
+        return null;
+    }
+
+    @Override
     public List<ShortcutStatus> statuses() {
         List<ShortcutStatus> all = new ArrayList<>();
         for (Shortcut s : Shortcut.values()) {

@@ -18,7 +18,12 @@ public enum Shortcut {
     /** The NIO channel under a REDSYN long poll, watched so a poll whose client left is released at once. */
     POLL_CHANNEL("long-poll-channel"),
     /** The WebSocket upgrade's input read through the hub's frame-size gate before Tyrus buffers a frame. */
-    FRAME_GATE("upgrade-frame-gate");
+    FRAME_GATE("upgrade-frame-gate"),
+    /**
+     * The server's own stop announcement (Payara's prepare-shutdown event) relayed to the application's
+     * stop actions: {@code stop-domain} sends the JVM no signal until the server's services are down.
+     */
+    STOP_NOTICE("container-stop-notice");
 
     private final String metricName;
 

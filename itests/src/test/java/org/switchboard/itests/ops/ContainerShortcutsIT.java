@@ -37,7 +37,8 @@ class ContainerShortcutsIT {
 
     /** Every shortcut, by its metric name: all of them should engage on Payara. */
     private static final List<String> SHORTCUTS = List.of("idle-timer-bypass", "raw-frame-writes", "write-buffer-size",
-            "quiet-context-loader", "remote-address", "long-poll-channel", "upgrade-frame-gate");
+            "quiet-context-loader", "remote-address", "long-poll-channel", "upgrade-frame-gate",
+            "container-stop-notice");
     private static final Pattern METRIC = Pattern.compile("^switchboard_container_shortcut_active\\{name=\"([a-z-]+)\"} ([01])$",
             Pattern.MULTILINE);
     private static final HttpClient HTTP = HttpClient.newHttpClient();

@@ -7,9 +7,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
@@ -49,6 +52,8 @@ public final class HubServer implements AutoCloseable {
 
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    /** Held (with a file lock across forks) by a start made while the run has no class-data sharing archive yet. */
+    private static final Object FIRST_START = new Object();
     /** Hubs handed out by {@link #shared}, one per distinct environment, stopped when the test JVM exits. */
     private static final Map<String, HubServer> SHARED = new HashMap<>();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -388,6 +393,29 @@ public final class HubServer implements AutoCloseable {
     }
 
     private void launch() {
+        Optional<Path> archive = cdsArchive();
+        if (archive.isEmpty() || Files.exists(archive.get()) || Files.exists(Path.of(archive.get() + ".failed"))) {
+            launchNow();
+            return;
+        }
+        // No archive yet: the run's first start records it (run-hub) before its hub boots, and hubs that
+        // start meanwhile boot without one. So the first starts of every fork queue on one file lock (one
+        // JVM-wide mutex first: a fork may start hubs side by side), and only the first records.
+        synchronized (FIRST_START) {
+            try {
+                Files.createDirectories(archive.get().getParent());
+                try (FileChannel channel = FileChannel.open(archive.get().resolveSibling("first-start.lock"),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                     FileLock ignored = channel.lock()) {
+                    launchNow();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    private void launchNow() {
         ProcessBuilder builder = new ProcessBuilder("bash", requiredProperty("hub.runScript"));
         Map<String, String> environment = builder.environment();
         environment.put("HUB_PORT", Integer.toString(port));
