@@ -133,8 +133,15 @@ public class SynapseRuntime implements SynapseContextSource {
     @Override
     public boolean contextWithStartupReplay(java.util.Set<String> kinds,
                                             java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink) {
+        return contextWithStartupReplay(kinds, sink, List.of());
+    }
+
+    @Override
+    public boolean contextWithStartupReplay(java.util.Set<String> kinds,
+                                            java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink,
+                                            List<org.switchboard.journal.snapshot.SnapshotPart> parts) {
         synchronized (this) {
-            boolean joined = hub == null && startupScan.join(kinds, sink);
+            boolean joined = hub == null && startupScan.join(kinds, sink, parts);
             hub();
             return joined;
         }
@@ -201,16 +208,38 @@ public class SynapseRuntime implements SynapseContextSource {
         org.switchboard.synapse.federation.outbound.ForwardService forwards = forwardDispatcher.install(built.context(),
                 config.messagePeers(), config.messagePeerToken(), config.messagePeerIdentityKey(),
                 built.delivery()::durable, built.delivery()::holds, startupScan);
-        built.replayJournal(startupScan);
+        org.switchboard.journal.snapshot.StartupSnapshot snapshots = startupSnapshots(journal);
+        built.replayJournal(startupScan, snapshots);
         built.forwarding(forwards);
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         long replayCpuMillis = org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted);
+        org.switchboard.journal.snapshot.StartupSnapshot.Restored restored = startupScan.restored();
+        // the first part of this line is parsed by LargeJournalRestartIT: extended after the scan count, never changed
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, cpu " + replayCpuMillis + " ms, corrupt rows " + built.corruptRows() + ", events read "
-                + startupScan.events() + " in one scan)");
+                + startupScan.events() + " in one scan; state snapshot "
+                + (restored.used() ? "used at seq " + restored.seq() + ", " + startupScan.events() + " events replayed after it"
+                        : "not used: " + restored.description())
+                + (snapshots.file() == null ? "" : ", new snapshot " + snapshots.written()) + ")");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
         return built;
+    }
+
+    /** State snapshots (issue 20) in {@code <hub.data-dir>/snapshot/}, as configured; off without a journal. */
+    private static org.switchboard.journal.snapshot.StartupSnapshot startupSnapshots(Journal journal) {
+        org.eclipse.microprofile.config.Config cfg = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        boolean enabled = cfg.getOptionalValue(org.switchboard.journal.snapshot.StartupSnapshot.ENABLED_KEY, Boolean.class)
+                .orElse(true);
+        long interval = cfg.getOptionalValue(org.switchboard.journal.snapshot.StartupSnapshot.INTERVAL_EVENTS_KEY, Long.class)
+                .orElse(10_000L);
+        if (journal == null || !enabled) {
+            return org.switchboard.journal.snapshot.StartupSnapshot.off();
+        }
+        java.nio.file.Path dir = java.nio.file.Path.of(cfg.getOptionalValue("hub.data-dir", String.class).orElse("./data"))
+                .resolve("snapshot");
+        return new org.switchboard.journal.snapshot.StartupSnapshot(
+                dir.resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, interval);
     }
 
     /**
