@@ -19,10 +19,6 @@ public final class StartupSnapshot {
 
     private static final Logger LOG = Logger.getLogger(StartupSnapshot.class.getName());
 
-    /** Configuration key: snapshots on (default) or off. */
-    public static final String ENABLED_KEY = "hub.journal.snapshot-enabled";
-    /** Configuration key: write a snapshot at start when at least this many events were replayed after the one used. */
-    public static final String INTERVAL_EVENTS_KEY = "hub.journal.snapshot-interval-events";
     /** The snapshot file's name under {@code <hub.data-dir>/snapshot/}. */
     public static final String FILE_NAME = "state.snapshot";
 

@@ -62,6 +62,21 @@ public class SynapseRuntime implements SynapseContextSource {
     @Inject
     Instance<org.switchboard.synapse.attachments.JpaAttachmentLedger> attachmentLedgers;
 
+    /** State snapshots of the start-up replay on or off (issue 20; journal.md, "Restart time"). */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.journal.snapshot-enabled", defaultValue = "true")
+    boolean snapshotsEnabled;
+
+    /** A start writes a snapshot when it replayed at least this many events after the one it used. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.journal.snapshot-interval-events", defaultValue = "10000")
+    long snapshotIntervalEvents;
+
+    /** The hub's data directory; snapshots live in its {@code snapshot/} folder. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.data-dir", defaultValue = "./data")
+    String dataDir;
+
     /** The forward outbox's container side (synapse-advanced §4.6). */
     @Inject
     org.switchboard.synapse.federation.outbound.ForwardDispatcher forwardDispatcher;
@@ -227,19 +242,12 @@ public class SynapseRuntime implements SynapseContextSource {
     }
 
     /** State snapshots (issue 20) in {@code <hub.data-dir>/snapshot/}, as configured; off without a journal. */
-    private static org.switchboard.journal.snapshot.StartupSnapshot startupSnapshots(Journal journal) {
-        org.eclipse.microprofile.config.Config cfg = org.eclipse.microprofile.config.ConfigProvider.getConfig();
-        boolean enabled = cfg.getOptionalValue(org.switchboard.journal.snapshot.StartupSnapshot.ENABLED_KEY, Boolean.class)
-                .orElse(true);
-        long interval = cfg.getOptionalValue(org.switchboard.journal.snapshot.StartupSnapshot.INTERVAL_EVENTS_KEY, Long.class)
-                .orElse(10_000L);
-        if (journal == null || !enabled) {
+    private org.switchboard.journal.snapshot.StartupSnapshot startupSnapshots(Journal journal) {
+        if (journal == null || !snapshotsEnabled) {
             return org.switchboard.journal.snapshot.StartupSnapshot.off();
         }
-        java.nio.file.Path dir = java.nio.file.Path.of(cfg.getOptionalValue("hub.data-dir", String.class).orElse("./data"))
-                .resolve("snapshot");
-        return new org.switchboard.journal.snapshot.StartupSnapshot(
-                dir.resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, interval);
+        return new org.switchboard.journal.snapshot.StartupSnapshot(java.nio.file.Path.of(dataDir).resolve("snapshot")
+                .resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, snapshotIntervalEvents);
     }
 
     /**
