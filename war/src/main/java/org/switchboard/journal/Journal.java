@@ -64,6 +64,25 @@ public interface Journal {
     /** Streams every readable event in seq order (start-up replay); undecodable rows are quarantined. */
     void replay(Consumer<JournalEvent> sink);
 
+    /** As {@link #replay(Consumer)}, only events with seq above {@code afterSeq} (the tail after a state snapshot). */
+    default void replay(long afterSeq, Consumer<JournalEvent> sink) {
+        if (afterSeq <= 0) {
+            replay(sink);
+            return;
+        }
+        long after = afterSeq;
+        while (true) {
+            List<JournalEvent> page = read(after, 2000, java.util.Set.of());
+            for (JournalEvent event : page) {
+                sink.accept(event);
+                after = event.seq();
+            }
+            if (page.size() < 2000) {
+                return;
+            }
+        }
+    }
+
     /** Rows quarantined as corrupt during replay (§16.5); the hub is degraded while this is non-empty. */
     List<Long> corruptSeqs();
 

@@ -71,7 +71,12 @@ public final class JournalReader {
 
     /** Streams every readable event in seq order, one page in memory at a time. */
     public void replay(Consumer<JournalEvent> sink) {
-        long after = 0;
+        replay(0, sink);
+    }
+
+    /** As {@link #replay(Consumer)}, only rows with seq above {@code afterSeq} (the tail after a state snapshot). */
+    public void replay(long afterSeq, Consumer<JournalEvent> sink) {
+        long after = afterSeq;
         while (true) {
             List<StoredEvent> rows = source.page(after, pageSize, Set.of());
             after = decodeInto(rows, sink, after);

@@ -9,7 +9,8 @@ import java.util.List;
  * journal (a mailbox's unacked directed chats, a pending receipt, an undelivered outbox row, ...). The
  * start-up replay is one such reader: without a state snapshot covering the events, it needs them all,
  * so {@link #snapshotFloor} is always among the floors and nothing is deleted before a snapshot exists.
- * No retention pass runs yet (there are no snapshots): the hub does not read the two keys today.
+ * No retention pass runs yet (snapshots exist, floors from the holders do not): the hub does not read
+ * the two keys today.
  */
 public final class JournalRetention {
 

@@ -258,6 +258,11 @@ public class JpaJournal implements Journal {
     }
 
     @Override
+    public void replay(long afterSeq, Consumer<JournalEvent> sink) {
+        reader.replay(afterSeq, sink);
+    }
+
+    @Override
     public List<Long> corruptSeqs() {
         return reader.corruptSeqs();
     }

@@ -19,4 +19,15 @@ public interface SynapseContextSource {
         context();
         return false;
     }
+
+    /**
+     * As {@link #contextWithStartupReplay(java.util.Set, java.util.function.Consumer)}, for a reader whose
+     * replayed state {@code parts} can snapshot and restore (issue 20): a scan starting from a snapshot
+     * restores them and feeds {@code sink} only the later events.
+     */
+    default boolean contextWithStartupReplay(java.util.Set<String> kinds,
+                                             java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink,
+                                             java.util.List<org.switchboard.journal.snapshot.SnapshotPart> parts) {
+        return contextWithStartupReplay(kinds, sink);
+    }
 }

@@ -17,8 +17,8 @@ import java.util.zip.CRC32;
 /**
  * The file of a state snapshot (issue 20): format version, the journal seq the state covers, one text
  * part per start-up reader, and a CRC-32 of the body; written atomically (temporary file, forced to
- * disk, renamed over the old one), and loaded only when every check passes. Not wired yet: no feature
- * writes a part, so every start replays the whole journal (journal.md, "Restart time").
+ * disk, renamed over the old one), and loaded only when every check passes. {@link StartupSnapshot} writes
+ * and reads it at start-up (journal.md, "Restart time").
  */
 public final class SnapshotFile {
 

@@ -42,6 +42,11 @@ public final class ChatHistory {
             this.bytes = relayedSize(json, seq == NO_SEQ ? null : seq);
         }
 
+        /** The seq the chat was relayed with, as stored (a snapshot writes it back through {@link ChatHistory#restore}). */
+        long storedSeq() {
+            return seq;
+        }
+
         /** The stored text, without {@code seq}. */
         public String json() {
             return json;
@@ -126,6 +131,11 @@ public final class ChatHistory {
     public void add(String chatJson, Long seq) {
         Long msgId = JsonFields.integer(PayloadCodec.decode(chatJson), "msg_id");
         add(chatJson, seq, msgId == null ? NO_MSG_ID : msgId);
+    }
+
+    /** Re-appends an entry a snapshot wrote ({@code seq} as {@link Entry#storedSeq()} gave it), the bounds applying as on append. */
+    void restore(String json, long seq, long msgId) {
+        append(new Entry(json, seq, msgId));
     }
 
     private void append(Entry entry) {

@@ -576,4 +576,44 @@ public final class ChatService {
             history.add(chat, event.seq());
         }
     }
+
+    /**
+     * The replayed state as a snapshot part (issue 20): the msg_id high-water and the public history,
+     * the only state {@link #replay} builds.
+     */
+    public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
+        return new org.switchboard.journal.snapshot.SnapshotPart() {
+            @Override
+            public String partName() {
+                return "chat";
+            }
+
+            @Override
+            public String snapshotPart() {
+                jakarta.json.JsonArrayBuilder entries = Jsons.PROVIDER.createArrayBuilder();
+                for (java.util.Iterator<ChatHistory.Entry> it = history.oldestFirst(); it.hasNext(); ) {
+                    ChatHistory.Entry entry = it.next();
+                    entries.add(Jsons.PROVIDER.createArrayBuilder().add(entry.storedSeq()).add(entry.msgId())
+                            .add(entry.json()));
+                }
+                return Jsons.PROVIDER.createObjectBuilder().add("msg_id", msgIds.get()).add("history", entries)
+                        .build().toString();
+            }
+
+            @Override
+            public void restorePart(String text) {
+                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+                try {
+                    msgIds.accumulateAndGet(part.getJsonNumber("msg_id").longValueExact(), Math::max);
+                    for (jakarta.json.JsonValue value : part.getJsonArray("history")) {
+                        jakarta.json.JsonArray entry = value.asJsonArray();
+                        history.restore(entry.getString(2), entry.getJsonNumber(0).longValueExact(),
+                                entry.getJsonNumber(1).longValueExact());
+                    }
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException("chat snapshot part: " + e, e);
+                }
+            }
+        };
+    }
 }

@@ -104,7 +104,8 @@ public class CoordinationState implements ClaimsState, BoardState, CapabilitySta
             flow.ledger().apply(event);
         };
         // joins the hub's one start-up scan when the hub is not built yet; else reads its kinds itself
-        boolean shared = hub.contextWithStartupReplay(REPLAY_KINDS, rebuild);
+        boolean shared = hub.contextWithStartupReplay(REPLAY_KINDS, rebuild, List.of(book.snapshotPart(),
+                board.snapshotPart(), resources.snapshotPart(), capabilities.snapshotPart(), flow.ledger().snapshotPart()));
         SynapseContext ctx = hub.context();
         if (!shared && ctx.hasJournal()) {
             readAll(ctx.journal(), REPLAY_KINDS, rebuild);

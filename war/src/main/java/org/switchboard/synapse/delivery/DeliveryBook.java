@@ -295,4 +295,119 @@ public final class DeliveryBook {
     private static String senderKey(DeliveryIntent intent) {
         return intent.target() + '\n' + intent.targetIncarnation() + '\n' + intent.sender();
     }
+
+    // ---- state snapshot (issue 20): every map as it stands, so a restore needs no rule re-run ----
+
+    /** The whole book as one JSON object (the caller keeps the book still while it is written). */
+    synchronized jakarta.json.JsonObject snapshot() {
+        var json = org.switchboard.json.Jsons.PROVIDER;
+        jakarta.json.JsonArrayBuilder aggregates = json.createArrayBuilder();
+        new TreeMap<>(byKey).values().forEach(a -> aggregates.add(aggregate(a)));
+        jakarta.json.JsonObjectBuilder muts = json.createObjectBuilder();
+        new TreeMap<>(mutations).forEach((k, m) -> muts.add(k, json.createArrayBuilder().add(m.digest() == null
+                ? jakarta.json.JsonValue.NULL : json.createValue(m.digest())).add(m.eventSeq())));
+        jakarta.json.JsonArrayBuilder pending = json.createArrayBuilder();
+        for (PendingNotifications.Entry e : notifications.all()) {
+            pending.add(json.createArrayBuilder().add(e.seq()).add(e.audience()).add(e.operationKey()).add(e.ordinal())
+                    .add(e.stage().wire()).add(e.cancelRequested()).add(e.source().name()).add(e.timestamp()));
+        }
+        return json.createObjectBuilder().add("aggregates", aggregates)
+                .add("by_idempotency", strings(byIdempotency)).add("mutations", muts)
+                .add("open", json.createArrayBuilder(List.copyOf(open.keySet())))
+                .add("open_per_incarnation", numbers(openPerIncarnation)).add("open_per_sender", numbers(openPerSender))
+                .add("open_by_stage", numbers(openByStage)).add("notification_seqs", numbers(notificationSeqs))
+                .add("notifications", pending).add("legacy_outbox", legacyOutbox).build();
+    }
+
+    /** Loads a {@link #snapshot()} into this fresh book; {@link RuntimeException} when it does not read. */
+    synchronized void restoreSnapshot(jakarta.json.JsonObject s) {
+        for (jakarta.json.JsonValue v : s.getJsonArray("aggregates")) {
+            Aggregate a = aggregate(v.asJsonObject());
+            byKey.put(a.operationKey(), a);
+        }
+        s.getJsonObject("by_idempotency").forEach((k, v) -> byIdempotency.put(k, ((jakarta.json.JsonString) v).getString()));
+        s.getJsonObject("mutations").forEach((k, v) -> {
+            jakarta.json.JsonArray m = v.asJsonArray();
+            mutations.put(k, new Mutation(m.isNull(0) ? null : m.getString(0), m.getJsonNumber(1).longValueExact()));
+        });
+        for (jakarta.json.JsonValue v : s.getJsonArray("open")) {
+            String key = ((jakarta.json.JsonString) v).getString();
+            open.put(key, java.util.Objects.requireNonNull(byKey.get(key), "open request without aggregate"));
+        }
+        s.getJsonObject("open_per_incarnation").forEach((k, v) -> openPerIncarnation.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
+        s.getJsonObject("open_per_sender").forEach((k, v) -> openPerSender.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
+        s.getJsonObject("open_by_stage").forEach((k, v) -> openByStage.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
+        s.getJsonObject("notification_seqs").forEach((k, v) -> notificationSeqs.put(k, ((jakarta.json.JsonNumber) v).longValueExact()));
+        for (jakarta.json.JsonValue v : s.getJsonArray("notifications")) {
+            jakarta.json.JsonArray e = v.asJsonArray();
+            notifications.add(new PendingNotifications.Entry(e.getJsonNumber(0).longValueExact(), e.getString(1),
+                    e.getString(2), e.getJsonNumber(3).longValueExact(), Stage.of(e.getString(4)), e.getBoolean(5),
+                    Stage.Source.valueOf(e.getString(6)), e.getJsonNumber(7).doubleValue()));
+        }
+        legacyOutbox = s.getBoolean("legacy_outbox");
+    }
+
+    private static jakarta.json.JsonObjectBuilder strings(Map<String, String> map) {
+        jakarta.json.JsonObjectBuilder out = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder();
+        new TreeMap<>(map).forEach(out::add);
+        return out;
+    }
+
+    private static jakarta.json.JsonObjectBuilder numbers(Map<String, ? extends Number> map) {
+        jakarta.json.JsonObjectBuilder out = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder();
+        new TreeMap<>(map).forEach((k, v) -> out.add(k, v.longValue()));
+        return out;
+    }
+
+    private static jakarta.json.JsonObject aggregate(Aggregate a) {
+        var json = org.switchboard.json.Jsons.PROVIDER;
+        DeliveryIntent i = a.intent();
+        jakarta.json.JsonObjectBuilder intent = json.createObjectBuilder();
+        nullable(intent, "sender", i.sender());
+        nullable(intent, "request_id", i.requestId());
+        nullable(intent, "idempotency_key", i.idempotencyKey());
+        nullable(intent, "target", i.target());
+        nullable(intent, "target_incarnation", i.targetIncarnation());
+        nullable(intent, "mode", i.mode());
+        intent.add("allowed_fallbacks", json.createArrayBuilder(i.allowedFallbacks()));
+        nullable(intent, "task_id", i.taskId());
+        nullable(intent, "body", i.body());
+        intent.add("deadline", i.deadline());
+        jakarta.json.JsonObjectBuilder out = json.createObjectBuilder().add("intent", intent);
+        nullable(out, "operation_key", a.operationKey());
+        nullable(out, "origin_hub", a.originHub());
+        nullable(out, "receiving_hub", a.receivingHub());
+        nullable(out, "digest", a.digest());
+        nullable(out, "selected_mode", a.selectedMode());
+        nullable(out, "quality", a.quality());
+        nullable(out, "offer", a.offer());
+        return out.add("stage", a.stage().wire()).add("cancel_requested", a.cancelRequested())
+                .add("boundary_delivered", a.boundaryDelivered()).add("explicitly_acknowledged", a.explicitlyAcknowledged())
+                .add("ordinal", a.ordinal()).add("latest_event_seq", a.latestEventSeq())
+                .add("admitted_order", a.admittedOrder()).build();
+    }
+
+    private static Aggregate aggregate(jakarta.json.JsonObject o) {
+        jakarta.json.JsonObject i = o.getJsonObject("intent");
+        List<String> fallbacks = new ArrayList<>();
+        i.getJsonArray("allowed_fallbacks").forEach(v -> fallbacks.add(((jakarta.json.JsonString) v).getString()));
+        DeliveryIntent intent = new DeliveryIntent(text(i, "sender"), text(i, "request_id"), text(i, "idempotency_key"),
+                text(i, "target"), text(i, "target_incarnation"), text(i, "mode"), List.copyOf(fallbacks),
+                text(i, "task_id"), text(i, "body"), i.getJsonNumber("deadline").doubleValue());
+        return new Aggregate(text(o, "operation_key"), intent, text(o, "origin_hub"), text(o, "receiving_hub"),
+                text(o, "digest"), text(o, "selected_mode"), text(o, "quality"), Stage.of(o.getString("stage")),
+                o.getBoolean("cancel_requested"), o.getBoolean("boundary_delivered"), o.getBoolean("explicitly_acknowledged"),
+                o.getJsonNumber("ordinal").longValueExact(), o.getJsonNumber("latest_event_seq").longValueExact(),
+                o.getJsonNumber("admitted_order").longValueExact(), text(o, "offer"));
+    }
+
+    private static void nullable(jakarta.json.JsonObjectBuilder out, String name, String value) {
+        if (value != null) {
+            out.add(name, value);
+        }
+    }
+
+    private static String text(jakarta.json.JsonObject o, String name) {
+        return o.get(name) instanceof jakarta.json.JsonString s ? s.getString() : null;
+    }
 }

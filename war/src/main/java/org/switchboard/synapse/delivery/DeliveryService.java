@@ -778,4 +778,34 @@ public final class DeliveryService {
     public boolean holds(String operationKey) {
         return book.get(operationKey) != null;
     }
+
+    /**
+     * The replayed state as a snapshot part (issue 20): the whole request book (requests, mutation ledger,
+     * open counts, undelivered notifications) and the count of quarantined rows.
+     */
+    public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
+        return new org.switchboard.journal.snapshot.SnapshotPart() {
+            @Override
+            public String partName() {
+                return "delivery";
+            }
+
+            @Override
+            public String snapshotPart() {
+                return Jsons.PROVIDER.createObjectBuilder().add("quarantined", quarantined).add("book", book.snapshot())
+                        .build().toString();
+            }
+
+            @Override
+            public void restorePart(String text) {
+                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+                try {
+                    book.restoreSnapshot(part.getJsonObject("book"));
+                    quarantined = part.getInt("quarantined");
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException("delivery snapshot part: " + e, e);
+                }
+            }
+        };
+    }
 }

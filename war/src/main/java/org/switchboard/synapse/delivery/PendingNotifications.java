@@ -104,4 +104,9 @@ public final class PendingNotifications {
     public synchronized int size() {
         return bySeq.size();
     }
+
+    /** Every pending notification, oldest first (a snapshot writes them; {@link #add} reads them back). */
+    public synchronized List<Entry> all() {
+        return List.copyOf(bySeq.values());
+    }
 }

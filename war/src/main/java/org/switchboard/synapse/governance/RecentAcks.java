@@ -36,4 +36,9 @@ final class RecentAcks<V> {
     synchronized int size() {
         return kept.size();
     }
+
+    /** The kept keys and values, oldest recorded first (a snapshot writes them back in this order). */
+    synchronized java.util.List<Map.Entry<String, V>> entries() {
+        return java.util.List.copyOf(kept.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue())).toList());
+    }
 }

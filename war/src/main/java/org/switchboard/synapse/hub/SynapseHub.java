@@ -119,13 +119,28 @@ public final class SynapseHub implements RegistrationHooks {
 
     /** As {@link #replayJournal()}, in the one scan of {@code fanout} that other start-up readers joined. */
     public void replayJournal(org.switchboard.journal.ReplayFanout fanout) {
+        replayJournal(fanout, org.switchboard.journal.snapshot.StartupSnapshot.off());
+    }
+
+    /**
+     * As {@link #replayJournal(org.switchboard.journal.ReplayFanout)}, starting from the newest usable state
+     * snapshot of {@code snapshots} (issue 20) when every reader of the scan can restore one.
+     */
+    public void replayJournal(org.switchboard.journal.ReplayFanout fanout,
+                              org.switchboard.journal.snapshot.StartupSnapshot snapshots) {
         Journal journal = ctx.journal();
         if (journal == null) {
             return;
         }
-        fanout.join(java.util.Set.of(), this::apply);
-        fanout.run(journal::replay);
+        fanout.join(java.util.Set.of(), this::apply, snapshotParts());
+        fanout.run(journal::replay, journal.lastSeq(), snapshots);
         corruptRows = journal.corruptSeqs().size();
+    }
+
+    /** The snapshot parts of the state {@link #apply} rebuilds (issue 20). */
+    List<org.switchboard.journal.snapshot.SnapshotPart> snapshotParts() {
+        return List.of(chat.snapshotPart(), mailbox.snapshotPart(), receipts.snapshotPart(), delivery.snapshotPart(),
+                governance.snapshotPart());
     }
 
     private void apply(JournalEvent event) {

@@ -62,6 +62,21 @@ public class SynapseRuntime implements SynapseContextSource {
     @Inject
     Instance<org.switchboard.synapse.attachments.JpaAttachmentLedger> attachmentLedgers;
 
+    /** State snapshots of the start-up replay on or off (issue 20; journal.md, "Restart time"). */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.journal.snapshot-enabled", defaultValue = "true")
+    boolean snapshotsEnabled;
+
+    /** A start writes a snapshot when it replayed at least this many events after the one it used. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.journal.snapshot-interval-events", defaultValue = "10000")
+    long snapshotIntervalEvents;
+
+    /** The hub's data directory; snapshots live in its {@code snapshot/} folder. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.data-dir", defaultValue = "./data")
+    String dataDir;
+
     /** The forward outbox's container side (synapse-advanced §4.6). */
     @Inject
     org.switchboard.synapse.federation.outbound.ForwardDispatcher forwardDispatcher;
@@ -133,8 +148,15 @@ public class SynapseRuntime implements SynapseContextSource {
     @Override
     public boolean contextWithStartupReplay(java.util.Set<String> kinds,
                                             java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink) {
+        return contextWithStartupReplay(kinds, sink, List.of());
+    }
+
+    @Override
+    public boolean contextWithStartupReplay(java.util.Set<String> kinds,
+                                            java.util.function.Consumer<org.switchboard.journal.JournalEvent> sink,
+                                            List<org.switchboard.journal.snapshot.SnapshotPart> parts) {
         synchronized (this) {
-            boolean joined = hub == null && startupScan.join(kinds, sink);
+            boolean joined = hub == null && startupScan.join(kinds, sink, parts);
             hub();
             return joined;
         }
@@ -201,16 +223,31 @@ public class SynapseRuntime implements SynapseContextSource {
         org.switchboard.synapse.federation.outbound.ForwardService forwards = forwardDispatcher.install(built.context(),
                 config.messagePeers(), config.messagePeerToken(), config.messagePeerIdentityKey(),
                 built.delivery()::durable, built.delivery()::holds, startupScan);
-        built.replayJournal(startupScan);
+        org.switchboard.journal.snapshot.StartupSnapshot snapshots = startupSnapshots(journal);
+        built.replayJournal(startupScan, snapshots);
         built.forwarding(forwards);
         replayMillis = (System.nanoTime() - started) / 1_000_000;
         long replayCpuMillis = org.switchboard.lifecycle.ThreadCpu.millisSince(cpuStarted);
+        org.switchboard.journal.snapshot.StartupSnapshot.Restored restored = startupScan.restored();
+        // the first part of this line is parsed by LargeJournalRestartIT: extended after the scan count, never changed
         LOG.info("SYNAPSE hub " + built.hubId() + " ready (journal replay " + replayMillis
                 + " ms, cpu " + replayCpuMillis + " ms, corrupt rows " + built.corruptRows() + ", events read "
-                + startupScan.events() + " in one scan)");
+                + startupScan.events() + " in one scan; state snapshot "
+                + (restored.used() ? "used at seq " + restored.seq() + ", " + startupScan.events() + " events replayed after it"
+                        : "not used: " + restored.description())
+                + (snapshots.file() == null ? "" : ", new snapshot " + snapshots.written()) + ")");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
         return built;
+    }
+
+    /** State snapshots (issue 20) in {@code <hub.data-dir>/snapshot/}, as configured; off without a journal. */
+    private org.switchboard.journal.snapshot.StartupSnapshot startupSnapshots(Journal journal) {
+        if (journal == null || !snapshotsEnabled) {
+            return org.switchboard.journal.snapshot.StartupSnapshot.off();
+        }
+        return new org.switchboard.journal.snapshot.StartupSnapshot(java.nio.file.Path.of(dataDir).resolve("snapshot")
+                .resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, snapshotIntervalEvents);
     }
 
     /**

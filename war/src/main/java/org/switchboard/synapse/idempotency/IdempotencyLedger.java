@@ -215,4 +215,64 @@ public final class IdempotencyLedger {
         int nul = operationKey.indexOf('\u0000');
         return nul < 0 ? operationKey : operationKey.substring(0, nul);
     }
+
+    /**
+     * The replayed state as a snapshot part (issue 20): the durable records (when the store is the
+     * in-memory one the hub uses) and the recent cache in its LRU order. A ledger over another store
+     * writes only the cache: that store keeps its records itself.
+     */
+    public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
+        return new org.switchboard.journal.snapshot.SnapshotPart() {
+            @Override
+            public String partName() {
+                return "idempotency";
+            }
+
+            @Override
+            public String snapshotPart() {
+                jakarta.json.JsonArrayBuilder stored = PROVIDER.createArrayBuilder();
+                if (store instanceof InMemoryOperationStore memory) {
+                    memory.all().stream().sorted(java.util.Comparator.comparing(OperationRecord::operationKey))
+                            .forEach(r -> stored.add(record(r)));
+                }
+                jakarta.json.JsonArrayBuilder cached = PROVIDER.createArrayBuilder();
+                synchronized (recent) {
+                    recent.values().forEach(r -> cached.add(record(r)));
+                }
+                return PROVIDER.createObjectBuilder().add("store", stored).add("recent", cached).build().toString();
+            }
+
+            @Override
+            public void restorePart(String text) {
+                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+                try {
+                    if (store != null) {
+                        for (JsonValue value : part.getJsonArray("store")) {
+                            store.put(record(value.asJsonObject()));
+                        }
+                    }
+                    synchronized (recent) {
+                        for (JsonValue value : part.getJsonArray("recent")) {
+                            OperationRecord r = record(value.asJsonObject());
+                            recent.put(r.operationKey(), r);
+                        }
+                    }
+                } catch (ClassCastException | NullPointerException | ArithmeticException e) {
+                    throw new IllegalArgumentException("idempotency snapshot part: " + e, e);
+                }
+            }
+        };
+    }
+
+    private static JsonObject record(OperationRecord r) {
+        return PROVIDER.createObjectBuilder().add("payload", r.toPayload()).add("seq", r.commitSeq()).build();
+    }
+
+    private static OperationRecord record(JsonObject o) {
+        OperationRecord r = OperationRecord.fromPayload(o.getJsonObject("payload"), o.getJsonNumber("seq").longValueExact());
+        if (r == null) {
+            throw new IllegalArgumentException("idempotency snapshot part: a record without key or response");
+        }
+        return r;
+    }
 }

@@ -24,4 +24,9 @@ public final class InMemoryOperationStore implements OperationStore {
     public int size() {
         return records.size();
     }
+
+    /** Every record held (a snapshot writes them). */
+    public java.util.Collection<OperationRecord> all() {
+        return java.util.List.copyOf(records.values());
+    }
 }

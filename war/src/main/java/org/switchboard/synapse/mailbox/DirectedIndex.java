@@ -231,4 +231,22 @@ final class DirectedIndex {
         }
         return pending;
     }
+
+    /** The indexed chats by seq, oldest first (a snapshot writes them; weakly consistent with concurrent change). */
+    Map<Long, Entry> entries() {
+        return chats;
+    }
+
+    /**
+     * Re-indexes a chat a snapshot wrote, over watermarks already restored: the backlogs come out as the
+     * replay left them, since a backlog holds exactly its name's listed chats above its watermark.
+     */
+    void restore(long seq, String sender, String target) {
+        add(seq, sender, target);
+    }
+
+    /** Restores the size limit's high-water from a snapshot. */
+    void restorePruned(long seq) {
+        sizePrunedThrough.accumulateAndGet(seq, Math::max);
+    }
 }

@@ -53,4 +53,9 @@ public final class PendingReceipts {
     public int size() {
         return pending.size();
     }
+
+    /** The unsettled receipts by seq, oldest first (a snapshot writes them). */
+    public java.util.Collection<Pending> all() {
+        return java.util.List.copyOf(pending.values());
+    }
 }

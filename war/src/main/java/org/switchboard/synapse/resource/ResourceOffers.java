@@ -159,4 +159,41 @@ public final class ResourceOffers {
         return new ResourceVerdict(false, sentence, null, Mutation.refusal(List.of(),
                 List.of(HubReply.toRequester("error", sentence, JsonValue.EMPTY_JSON_OBJECT))));
     }
+
+    /** The replayed state as a snapshot part (issue 20): the offers in refresh order, all {@link #apply} builds. */
+    public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
+        return new org.switchboard.journal.snapshot.SnapshotPart() {
+            @Override
+            public String partName() {
+                return "resources";
+            }
+
+            @Override
+            public String snapshotPart() {
+                synchronized (ResourceOffers.this) {
+                    jakarta.json.JsonArrayBuilder all = PROVIDER.createArrayBuilder();
+                    offers.values().forEach(o -> all.add(o.payload()));
+                    return PROVIDER.createObjectBuilder().add("offers", all).build().toString();
+                }
+            }
+
+            @Override
+            public void restorePart(String text) {
+                jakarta.json.JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+                synchronized (ResourceOffers.this) {
+                    try {
+                        for (JsonValue value : part.getJsonArray("offers")) {
+                            ResourceOffer offer = ResourceOffer.fromPayload(value.asJsonObject());
+                            if (offer == null) {
+                                throw new IllegalArgumentException("resources snapshot part: an offer without agent, kind or name");
+                            }
+                            put(offer);
+                        }
+                    } catch (ClassCastException | NullPointerException e) {
+                        throw new IllegalArgumentException("resources snapshot part: " + e, e);
+                    }
+                }
+            }
+        };
+    }
 }

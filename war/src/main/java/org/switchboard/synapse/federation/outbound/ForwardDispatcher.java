@@ -105,7 +105,7 @@ public class ForwardDispatcher implements WorkHandler {
             if (startupScan != null && startupScan.join(kinds, event -> {
                 built.replay(event);
                 deliveries.replay(event);
-            })) {
+            }, List.of(built.snapshotPart(), deliveries.snapshotPart()))) {
                 // published only once replayed: the sweep must not expire or re-queue a half-built outbox
                 startupScan.afterScan(() -> service = built);
                 return built;

@@ -87,4 +87,41 @@ public final class ForwardJournal {
             }
         }
     }
+
+    /** An entry as a snapshot writes it (issue 20): every field, absent when null. */
+    static JsonObject snapshot(ForwardEntry e) {
+        jakarta.json.JsonObjectBuilder b = Jsons.PROVIDER.createObjectBuilder().add("forward_id", e.forwardId())
+                .add("peer", e.peer()).add("sender", e.sender()).add("target", e.target()).add("msg_id", e.msgId())
+                .add("created", e.created()).add("expires_at", e.expiresAt()).add("notify_sender", e.notifySender())
+                .add("state", e.state()).add("attempts", e.attempts()).add("next_attempt_at", e.nextAttemptAt())
+                .add("reason_code", e.reasonCode()).add("detail", e.detail()).add("receipt_owed", e.receiptOwed());
+        if (e.request() != null) {
+            b.add("request", e.request());
+        }
+        if (e.seq() != null) {
+            b.add("seq", e.seq());
+        }
+        if (e.clientMsgId() != null) {
+            b.add("client_msg_id", e.clientMsgId());
+        }
+        if (e.result() != null) {
+            b.add("result", e.result());
+        }
+        if (e.answeringHub() != null) {
+            b.add("answering_hub", e.answeringHub());
+        }
+        return b.build();
+    }
+
+    /** Reads {@link #snapshot}'s form back. */
+    static ForwardEntry fromSnapshot(JsonObject o) {
+        return new ForwardEntry(o.getString("forward_id"), o.getString("peer"), o.getString("sender"), o.getString("target"),
+                o.get("request") instanceof JsonObject r ? r : null, o.getJsonNumber("msg_id").longValueExact(),
+                o.get("seq") instanceof jakarta.json.JsonNumber n ? Long.valueOf(n.longValueExact()) : null,
+                o.getString("client_msg_id", null), o.getJsonNumber("created").doubleValue(),
+                o.getJsonNumber("expires_at").doubleValue(), o.getBoolean("notify_sender"), o.getString("state"),
+                o.getInt("attempts"), o.getJsonNumber("next_attempt_at").doubleValue(),
+                o.get("result") instanceof JsonObject r ? r : null, o.getString("answering_hub", null),
+                o.getString("reason_code"), o.getString("detail"), o.getBoolean("receipt_owed"));
+    }
 }

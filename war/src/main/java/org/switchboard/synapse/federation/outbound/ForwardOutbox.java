@@ -168,4 +168,11 @@ public final class ForwardOutbox {
         counts.forEach((peer, n) -> out.put(peer, new PeerStats(n[0], Math.max(0, now - oldest.get(peer)))));
         return out;
     }
+
+    /** Every entry held, by forward id (a snapshot writes them; {@link #putIfAbsent} reads them back). */
+    public List<ForwardEntry> all() {
+        List<ForwardEntry> all = new java.util.ArrayList<>(entries.values());
+        all.sort(java.util.Comparator.comparing(ForwardEntry::forwardId));
+        return all;
+    }
 }

@@ -497,4 +497,33 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     static String text(JsonObject o, String key) {
         return o.get(key) instanceof JsonString s ? s.getString() : null;
     }
+
+    /** The replayed state as a snapshot part (issue 20): the outbox entries, all {@link #replay} builds. */
+    public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
+        return new org.switchboard.journal.snapshot.SnapshotPart() {
+            @Override
+            public String partName() {
+                return "forward_outbox";
+            }
+
+            @Override
+            public String snapshotPart() {
+                jakarta.json.JsonArrayBuilder all = Jsons.PROVIDER.createArrayBuilder();
+                outbox.all().forEach(e -> all.add(ForwardJournal.snapshot(e)));
+                return Jsons.PROVIDER.createObjectBuilder().add("entries", all).build().toString();
+            }
+
+            @Override
+            public void restorePart(String text) {
+                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+                try {
+                    for (jakarta.json.JsonValue value : part.getJsonArray("entries")) {
+                        outbox.putIfAbsent(ForwardJournal.fromSnapshot(value.asJsonObject()));
+                    }
+                } catch (RuntimeException e) {
+                    throw new IllegalArgumentException("forward_outbox snapshot part: " + e, e);
+                }
+            }
+        };
+    }
 }
