@@ -39,7 +39,10 @@ public class ContainerSeam {
             servletContext = context;
         }
         // the server's own stop announcement runs the application's stop actions (StopSignal) first
-        stopNotice = shortcuts().onContainerStop(StopSignal::containerStopping);
+        stopNotice = shortcuts().onContainerStop(() -> {
+            LOG.info("stop: the server announced its stop (container-stop-notice); periodic work and new handshakes stop now");
+            StopSignal.containerStopping();
+        });
     }
 
     @PreDestroy

@@ -52,6 +52,8 @@ public final class PayaraShortcuts implements ContainerShortcuts {
     static final String EVENTS = "org.glassfish.api.event.Events";
     static final String EVENT_LISTENER = "org.glassfish.api.event.EventListener";
     static final String EVENT = EVENT_LISTENER + "$Event";
+    /** Present only in Payara Micro, whose own stop starts from a JVM shutdown hook. */
+    static final String PAYARA_MICRO = "fish.payara.micro.impl.PayaraMicroImpl";
     /** The event a GlassFish-based server sends first when it starts stopping (EventTypes' stock name). */
     static final String PREPARE_SHUTDOWN = "prepare_shutdown";
 
@@ -143,6 +145,15 @@ public final class PayaraShortcuts implements ContainerShortcuts {
         throw new NotHere("no " + name);
     }
 
+    private static boolean visible(String name, List<ClassLoader> loaders) {
+        try {
+            find(name, loaders);
+            return true;
+        } catch (NotHere e) {
+            return false;
+        }
+    }
+
     private static Field open(Class<?> type, String name, Class<?> expected) throws NotHere, NoSuchFieldException {
         Field field = type.getDeclaredField(name);
         if (!expected.isAssignableFrom(field.getType())) {
@@ -225,6 +236,11 @@ public final class PayaraShortcuts implements ContainerShortcuts {
 
     private static StopHandles stop(List<ClassLoader> loaders) throws NotHere, ReflectiveOperationException {
         Class<?> globals = find(GLOBALS, loaders);
+        if (visible(PAYARA_MICRO, loaders)) {
+            // Micro stops from a JVM shutdown hook, which starts the application's own hooks as well:
+            // those are the first notice there
+            throw new NotHere("Payara Micro: the JVM's stop signal comes first");
+        }
         Class<?> events = find(EVENTS, loaders);
         Class<?> listener = find(EVENT_LISTENER, loaders);
         Method eventName = find(EVENT, loaders).getMethod("name");

@@ -111,15 +111,6 @@ public abstract class AppServer implements AutoCloseable {
         throw new IllegalStateException(getClass().getSimpleName() + " not ready within " + BOOT + "; see " + log);
     }
 
-    /** From now on {@link #logSinceStart} covers only what the server logs after this call (e.g. a final stop). */
-    public void markLog() {
-        try {
-            logOffset = Files.exists(serverLog()) ? Files.size(serverLog()) : 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     /** Stops the server and waits until it is gone. */
     public void stop() {
         Instant began = Instant.now();
