@@ -107,6 +107,24 @@ class ReplayFanoutSnapshotTest {
     }
 
     @Test
+    void aSnapshotWrittenForAnotherJournalMeansAFullReplay(@TempDir Path dir) {
+        Path file = dir.resolve("state.snapshot");
+        start(new StartupSnapshot(file, true, 10, "syn-aaaaaaaa"), 100, new ReplayFanout());
+        assertTrue(Files.exists(file));
+
+        ReplayFanout other = new ReplayFanout();
+        List<Sum> sums = start(new StartupSnapshot(file, true, 10, "syn-bbbbbbbb"), 130, other);
+        assertFalse(other.restored().used(), other.restored().description());
+        assertEquals(130, other.events(), "every event of this journal is read");
+        assertEquals(sum(1, 130, false), sums.get(0).sum);
+
+        ReplayFanout same = new ReplayFanout();
+        start(new StartupSnapshot(file, true, 1000, "syn-bbbbbbbb"), 140, same);
+        assertTrue(same.restored().used(), "the snapshot the second start wrote is its own journal's");
+        assertEquals(130, same.restored().seq());
+    }
+
+    @Test
     void aDamagedOrBeyondTheEndSnapshotMeansAFullReplay(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("state.snapshot");
         StartupSnapshot snapshots = new StartupSnapshot(file, true, 1000);

@@ -33,13 +33,27 @@ public final class StartupSnapshot {
     private final Path file;
     private final boolean enabled;
     private final long intervalEvents;
+    /** The journal's identity (its hub id) a snapshot is written for and checked against; null = unchecked. */
+    private final String journalId;
+    /** The reserved part holding {@link #journalId}; no reader's part has this name. */
+    static final String JOURNAL_PART = "journal-id";
     private volatile String written = "not written";
 
     /** Snapshots in {@code file} (off when {@code enabled} is false), written after at least {@code intervalEvents} replayed events. */
     public StartupSnapshot(Path file, boolean enabled, long intervalEvents) {
+        this(file, enabled, intervalEvents, null);
+    }
+
+    /**
+     * As {@link #StartupSnapshot(Path, boolean, long)}, for the journal identified by {@code journalId}:
+     * a snapshot written for another journal (say, a database file swapped under the same data
+     * directory) is ignored, whatever its seq.
+     */
+    public StartupSnapshot(Path file, boolean enabled, long intervalEvents, String journalId) {
         this.file = file;
         this.enabled = enabled && file != null;
         this.intervalEvents = Math.max(1, intervalEvents);
+        this.journalId = journalId;
     }
 
     /** Snapshots switched off (tests, hubs without a data directory). */
@@ -69,6 +83,11 @@ public final class StartupSnapshot {
                 LOG.warning("SYNAPSE state snapshot " + file + " ignored (" + loaded.reason() + "): replaying the whole journal");
             }
             return new Restored(0, loaded.reason());
+        }
+        if (journalId != null && !journalId.equals(loaded.snapshot().parts().get(JOURNAL_PART))) {
+            LOG.warning("SYNAPSE state snapshot " + file + " ignored (written for another journal than "
+                    + journalId + "): replaying the whole journal");
+            return new Restored(0, "snapshot of another journal");
         }
         List<String> names = parts.stream().map(SnapshotPart::partName).toList();
         if (!loaded.snapshot().covers(names)) {
@@ -113,6 +132,9 @@ public final class StartupSnapshot {
         long started = System.nanoTime();
         try {
             Map<String, String> texts = new LinkedHashMap<>();
+            if (journalId != null) {
+                texts.put(JOURNAL_PART, journalId);
+            }
             for (SnapshotPart part : parts) {
                 texts.put(part.partName(), part.snapshotPart());
             }

@@ -247,7 +247,8 @@ public class SynapseRuntime implements SynapseContextSource {
             return org.switchboard.journal.snapshot.StartupSnapshot.off();
         }
         return new org.switchboard.journal.snapshot.StartupSnapshot(java.nio.file.Path.of(dataDir).resolve("snapshot")
-                .resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, snapshotIntervalEvents);
+                .resolve(org.switchboard.journal.snapshot.StartupSnapshot.FILE_NAME), true, snapshotIntervalEvents,
+                journal.hubId());
     }
 
     /**
