@@ -1,5 +1,8 @@
 package org.switchboard.journal.snapshot;
 
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
 /**
  * A start-up state holder's side of a state snapshot (issue 20): it writes the state the journal replay
  * built as one text part and reads such a part back into a fresh holder, so that "restore, then replay
@@ -19,4 +22,24 @@ public interface SnapshotPart {
      * replayed yet). Throws {@link IllegalArgumentException} when the text cannot be read.
      */
     void restorePart(String text);
+
+    /** The part named {@code name} whose state {@code writer} writes and {@code reader} reads back. */
+    static SnapshotPart of(String name, Supplier<String> writer, Consumer<String> reader) {
+        return new SnapshotPart() {
+            @Override
+            public String partName() {
+                return name;
+            }
+
+            @Override
+            public String snapshotPart() {
+                return writer.get();
+            }
+
+            @Override
+            public void restorePart(String text) {
+                reader.accept(text);
+            }
+        };
+    }
 }

@@ -369,51 +369,40 @@ public final class Blackboard {
      * posting order (re-adding the retained notes in order keeps them all: they already fit the bounds).
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "board";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("board", () -> {
+            lock.readLock().lock();
+            try {
+                JsonArrayBuilder all = PROVIDER.createArrayBuilder();
+                tasks.values().forEach(t -> all.add(t.projection()));
+                JsonArrayBuilder notes = PROVIDER.createArrayBuilder();
+                progress.all().forEach(n -> notes.add(n.projection()));
+                return PROVIDER.createObjectBuilder().add("tasks", all).add("progress", notes).build().toString();
+            } finally {
+                lock.readLock().unlock();
             }
-
-            @Override
-            public String snapshotPart() {
-                lock.readLock().lock();
-                try {
-                    JsonArrayBuilder all = PROVIDER.createArrayBuilder();
-                    tasks.values().forEach(t -> all.add(t.projection()));
-                    JsonArrayBuilder notes = PROVIDER.createArrayBuilder();
-                    progress.all().forEach(n -> notes.add(n.projection()));
-                    return PROVIDER.createObjectBuilder().add("tasks", all).add("progress", notes).build().toString();
-                } finally {
-                    lock.readLock().unlock();
-                }
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                lock.writeLock().lock();
-                try {
-                    for (JsonValue value : part.getJsonArray("tasks")) {
-                        LedgerTask t = LedgerTask.fromProjection(value.asJsonObject());
-                        if (t == null) {
-                            throw new IllegalArgumentException("board snapshot part: a task without id");
-                        }
-                        tasks.put(t.taskId(), t);
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            lock.writeLock().lock();
+            try {
+                for (JsonValue value : part.getJsonArray("tasks")) {
+                    LedgerTask t = LedgerTask.fromProjection(value.asJsonObject());
+                    if (t == null) {
+                        throw new IllegalArgumentException("board snapshot part: a task without id");
                     }
-                    for (JsonValue value : part.getJsonArray("progress")) {
-                        ProgressNote n = ProgressNote.fromProjection(value.asJsonObject());
-                        if (n == null) {
-                            throw new IllegalArgumentException("board snapshot part: an unreadable progress note");
-                        }
-                        progress.add(n);
-                    }
-                } catch (ClassCastException | NullPointerException e) {
-                    throw new IllegalArgumentException("board snapshot part: " + e, e);
-                } finally {
-                    lock.writeLock().unlock();
+                    tasks.put(t.taskId(), t);
                 }
+                for (JsonValue value : part.getJsonArray("progress")) {
+                    ProgressNote n = ProgressNote.fromProjection(value.asJsonObject());
+                    if (n == null) {
+                        throw new IllegalArgumentException("board snapshot part: an unreadable progress note");
+                    }
+                    progress.add(n);
+                }
+            } catch (ClassCastException | NullPointerException e) {
+                throw new IllegalArgumentException("board snapshot part: " + e, e);
+            } finally {
+                lock.writeLock().unlock();
             }
-        };
+        });
     }
 }

@@ -243,39 +243,28 @@ public final class CapabilityRegistry {
      * builds (live cards belong to connections, which a restart does not keep).
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "capabilities";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("capabilities", () -> {
+            synchronized (CapabilityRegistry.this) {
+                JsonArrayBuilder all = PROVIDER.createArrayBuilder();
+                new java.util.TreeMap<>(persistent).forEach((agent, e) -> all.add(PROVIDER.createObjectBuilder()
+                        .add("agent", agent).add("card", e.card()).add("advertised_at", e.advertisedAt())
+                        .add("advertised_by", e.advertisedBy()).add("dispatchable", e.dispatchable())));
+                return PROVIDER.createObjectBuilder().add("persistent", all).build().toString();
             }
-
-            @Override
-            public String snapshotPart() {
-                synchronized (CapabilityRegistry.this) {
-                    JsonArrayBuilder all = PROVIDER.createArrayBuilder();
-                    new java.util.TreeMap<>(persistent).forEach((agent, e) -> all.add(PROVIDER.createObjectBuilder()
-                            .add("agent", agent).add("card", e.card()).add("advertised_at", e.advertisedAt())
-                            .add("advertised_by", e.advertisedBy()).add("dispatchable", e.dispatchable())));
-                    return PROVIDER.createObjectBuilder().add("persistent", all).build().toString();
-                }
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                synchronized (CapabilityRegistry.this) {
-                    try {
-                        for (JsonValue value : part.getJsonArray("persistent")) {
-                            JsonObject e = value.asJsonObject();
-                            persistent.put(e.getString("agent"), new Entry(e.getJsonObject("card"),
-                                    e.getJsonNumber("advertised_at").doubleValue(), e.getString("advertised_by"),
-                                    e.getBoolean("dispatchable")));
-                        }
-                    } catch (ClassCastException | NullPointerException e) {
-                        throw new IllegalArgumentException("capabilities snapshot part: " + e, e);
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            synchronized (CapabilityRegistry.this) {
+                try {
+                    for (JsonValue value : part.getJsonArray("persistent")) {
+                        JsonObject e = value.asJsonObject();
+                        persistent.put(e.getString("agent"), new Entry(e.getJsonObject("card"),
+                                e.getJsonNumber("advertised_at").doubleValue(), e.getString("advertised_by"),
+                                e.getBoolean("dispatchable")));
                     }
+                } catch (ClassCastException | NullPointerException e) {
+                    throw new IllegalArgumentException("capabilities snapshot part: " + e, e);
                 }
             }
-        };
+        });
     }
 }

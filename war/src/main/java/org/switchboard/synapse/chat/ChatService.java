@@ -582,38 +582,27 @@ public final class ChatService {
      * the only state {@link #replay} builds.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "chat";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("chat", () -> {
+            jakarta.json.JsonArrayBuilder entries = Jsons.PROVIDER.createArrayBuilder();
+            for (java.util.Iterator<ChatHistory.Entry> it = history.oldestFirst(); it.hasNext(); ) {
+                ChatHistory.Entry entry = it.next();
+                entries.add(Jsons.PROVIDER.createArrayBuilder().add(entry.storedSeq()).add(entry.msgId())
+                        .add(entry.json()));
             }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder entries = Jsons.PROVIDER.createArrayBuilder();
-                for (java.util.Iterator<ChatHistory.Entry> it = history.oldestFirst(); it.hasNext(); ) {
-                    ChatHistory.Entry entry = it.next();
-                    entries.add(Jsons.PROVIDER.createArrayBuilder().add(entry.storedSeq()).add(entry.msgId())
-                            .add(entry.json()));
+            return Jsons.PROVIDER.createObjectBuilder().add("msg_id", msgIds.get()).add("history", entries)
+                    .build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                msgIds.accumulateAndGet(part.getJsonNumber("msg_id").longValueExact(), Math::max);
+                for (jakarta.json.JsonValue value : part.getJsonArray("history")) {
+                    jakarta.json.JsonArray entry = value.asJsonArray();
+                    history.restore(entry.getString(2), entry.getJsonNumber(0).longValueExact(),
+                            entry.getJsonNumber(1).longValueExact());
                 }
-                return Jsons.PROVIDER.createObjectBuilder().add("msg_id", msgIds.get()).add("history", entries)
-                        .build().toString();
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("chat snapshot part: " + e, e);
             }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    msgIds.accumulateAndGet(part.getJsonNumber("msg_id").longValueExact(), Math::max);
-                    for (jakarta.json.JsonValue value : part.getJsonArray("history")) {
-                        jakarta.json.JsonArray entry = value.asJsonArray();
-                        history.restore(entry.getString(2), entry.getJsonNumber(0).longValueExact(),
-                                entry.getJsonNumber(1).longValueExact());
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("chat snapshot part: " + e, e);
-                }
-            }
-        };
+        });
     }
 }

@@ -824,48 +824,37 @@ public final class ClaimBook {
      * from the claims on restore, as replay builds them.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "claims";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("claims", () -> {
+            lock.readLock().lock();
+            try {
+                JsonArrayBuilder all = PROVIDER.createArrayBuilder();
+                new TreeMap<>(claims).values().forEach(c -> all.add(c.snapshot()));
+                JsonObjectBuilder retained = PROVIDER.createObjectBuilder();
+                new TreeMap<>(retainedCheckpoints).forEach(retained::add);
+                return PROVIDER.createObjectBuilder().add("last_epoch", lastEpoch).add("claims", all)
+                        .add("retained_checkpoints", retained).build().toString();
+            } finally {
+                lock.readLock().unlock();
             }
-
-            @Override
-            public String snapshotPart() {
-                lock.readLock().lock();
-                try {
-                    JsonArrayBuilder all = PROVIDER.createArrayBuilder();
-                    new TreeMap<>(claims).values().forEach(c -> all.add(c.snapshot()));
-                    JsonObjectBuilder retained = PROVIDER.createObjectBuilder();
-                    new TreeMap<>(retainedCheckpoints).forEach(retained::add);
-                    return PROVIDER.createObjectBuilder().add("last_epoch", lastEpoch).add("claims", all)
-                            .add("retained_checkpoints", retained).build().toString();
-                } finally {
-                    lock.readLock().unlock();
-                }
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                lock.writeLock().lock();
-                try {
-                    for (JsonValue value : part.getJsonArray("claims")) {
-                        TaskClaim c = TaskClaim.fromSnapshot(value.asJsonObject());
-                        if (c == null) {
-                            throw new IllegalArgumentException("claims snapshot part: a claim without task id or owner");
-                        }
-                        put(c);
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            lock.writeLock().lock();
+            try {
+                for (JsonValue value : part.getJsonArray("claims")) {
+                    TaskClaim c = TaskClaim.fromSnapshot(value.asJsonObject());
+                    if (c == null) {
+                        throw new IllegalArgumentException("claims snapshot part: a claim without task id or owner");
                     }
-                    lastEpoch = Math.max(lastEpoch, part.getJsonNumber("last_epoch").longValueExact());
-                    part.getJsonObject("retained_checkpoints").forEach((task, checkpoint) ->
-                            retainedCheckpoints.put(task, ((jakarta.json.JsonString) checkpoint).getString()));
-                } catch (ClassCastException | NullPointerException | ArithmeticException e) {
-                    throw new IllegalArgumentException("claims snapshot part: " + e, e);
-                } finally {
-                    lock.writeLock().unlock();
+                    put(c);
                 }
+                lastEpoch = Math.max(lastEpoch, part.getJsonNumber("last_epoch").longValueExact());
+                part.getJsonObject("retained_checkpoints").forEach((task, checkpoint) ->
+                        retainedCheckpoints.put(task, ((jakarta.json.JsonString) checkpoint).getString()));
+            } catch (ClassCastException | NullPointerException | ArithmeticException e) {
+                throw new IllegalArgumentException("claims snapshot part: " + e, e);
+            } finally {
+                lock.writeLock().unlock();
             }
-        };
+        });
     }
 }

@@ -784,28 +784,17 @@ public final class DeliveryService {
      * open counts, undelivered notifications) and the count of quarantined rows.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "delivery";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("delivery", () -> {
+            return Jsons.PROVIDER.createObjectBuilder().add("quarantined", quarantined).add("book", book.snapshot())
+                    .build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                book.restoreSnapshot(part.getJsonObject("book"));
+                quarantined = part.getInt("quarantined");
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("delivery snapshot part: " + e, e);
             }
-
-            @Override
-            public String snapshotPart() {
-                return Jsons.PROVIDER.createObjectBuilder().add("quarantined", quarantined).add("book", book.snapshot())
-                        .build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    book.restoreSnapshot(part.getJsonObject("book"));
-                    quarantined = part.getInt("quarantined");
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("delivery snapshot part: " + e, e);
-                }
-            }
-        };
+        });
     }
 }

@@ -602,36 +602,25 @@ public final class GovernanceService {
 
     /** The replayed state as a snapshot part (issue 20): the guard-denial acknowledgements, all {@link #replay} builds. */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "governance";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("governance", () -> {
+            jakarta.json.JsonArrayBuilder acks = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
+            for (java.util.Map.Entry<String, GuardAck> e : guardAcks.entries()) {
+                GuardAck a = e.getValue();
+                acks.add(org.switchboard.json.Jsons.PROVIDER.createArrayBuilder().add(e.getKey()).add(a.seq())
+                        .add(a.callSha256()).add(a.reasonCode()).add(a.at()).add(a.requestDigest()));
             }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder acks = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
-                for (java.util.Map.Entry<String, GuardAck> e : guardAcks.entries()) {
-                    GuardAck a = e.getValue();
-                    acks.add(org.switchboard.json.Jsons.PROVIDER.createArrayBuilder().add(e.getKey()).add(a.seq())
-                            .add(a.callSha256()).add(a.reasonCode()).add(a.at()).add(a.requestDigest()));
+            return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("guard_acks", acks).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                for (jakarta.json.JsonValue value : part.getJsonArray("guard_acks")) {
+                    jakarta.json.JsonArray a = value.asJsonArray();
+                    guardAcks.put(a.getString(0), new GuardAck(a.getJsonNumber(1).longValueExact(), a.getString(2),
+                            a.getString(3), a.getJsonNumber(4).doubleValue(), a.getString(5)));
                 }
-                return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("guard_acks", acks).build().toString();
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("governance snapshot part: " + e, e);
             }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    for (jakarta.json.JsonValue value : part.getJsonArray("guard_acks")) {
-                        jakarta.json.JsonArray a = value.asJsonArray();
-                        guardAcks.put(a.getString(0), new GuardAck(a.getJsonNumber(1).longValueExact(), a.getString(2),
-                                a.getString(3), a.getJsonNumber(4).doubleValue(), a.getString(5)));
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("governance snapshot part: " + e, e);
-                }
-            }
-        };
+        });
     }
 }

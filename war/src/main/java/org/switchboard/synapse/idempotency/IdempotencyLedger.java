@@ -222,46 +222,35 @@ public final class IdempotencyLedger {
      * writes only the cache: that store keeps its records itself.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "idempotency";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("idempotency", () -> {
+            jakarta.json.JsonArrayBuilder stored = PROVIDER.createArrayBuilder();
+            if (store instanceof InMemoryOperationStore memory) {
+                memory.all().stream().sorted(java.util.Comparator.comparing(OperationRecord::operationKey))
+                        .forEach(r -> stored.add(record(r)));
             }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder stored = PROVIDER.createArrayBuilder();
-                if (store instanceof InMemoryOperationStore memory) {
-                    memory.all().stream().sorted(java.util.Comparator.comparing(OperationRecord::operationKey))
-                            .forEach(r -> stored.add(record(r)));
+            jakarta.json.JsonArrayBuilder cached = PROVIDER.createArrayBuilder();
+            synchronized (recent) {
+                recent.values().forEach(r -> cached.add(record(r)));
+            }
+            return PROVIDER.createObjectBuilder().add("store", stored).add("recent", cached).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                if (store != null) {
+                    for (JsonValue value : part.getJsonArray("store")) {
+                        store.put(record(value.asJsonObject()));
+                    }
                 }
-                jakarta.json.JsonArrayBuilder cached = PROVIDER.createArrayBuilder();
                 synchronized (recent) {
-                    recent.values().forEach(r -> cached.add(record(r)));
-                }
-                return PROVIDER.createObjectBuilder().add("store", stored).add("recent", cached).build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    if (store != null) {
-                        for (JsonValue value : part.getJsonArray("store")) {
-                            store.put(record(value.asJsonObject()));
-                        }
+                    for (JsonValue value : part.getJsonArray("recent")) {
+                        OperationRecord r = record(value.asJsonObject());
+                        recent.put(r.operationKey(), r);
                     }
-                    synchronized (recent) {
-                        for (JsonValue value : part.getJsonArray("recent")) {
-                            OperationRecord r = record(value.asJsonObject());
-                            recent.put(r.operationKey(), r);
-                        }
-                    }
-                } catch (ClassCastException | NullPointerException | ArithmeticException e) {
-                    throw new IllegalArgumentException("idempotency snapshot part: " + e, e);
                 }
+            } catch (ClassCastException | NullPointerException | ArithmeticException e) {
+                throw new IllegalArgumentException("idempotency snapshot part: " + e, e);
             }
-        };
+        });
     }
 
     private static JsonObject record(OperationRecord r) {

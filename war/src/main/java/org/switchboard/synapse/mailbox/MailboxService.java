@@ -374,45 +374,34 @@ public final class MailboxService {
      * touched identities and the directed index (its chats and the size limit's high-water).
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "mailbox";
-            }
-
-            @Override
-            public String snapshotPart() {
-                JsonObjectBuilder marks = Jsons.PROVIDER.createObjectBuilder();
-                new TreeMap<>(watermarks).forEach(marks::add);
-                JsonObjectBuilder touched = Jsons.PROVIDER.createObjectBuilder();
-                new TreeMap<>(tracked).forEach(touched::add);
-                jakarta.json.JsonArrayBuilder chats = Jsons.PROVIDER.createArrayBuilder();
-                directed.entries().forEach((seq, entry) -> chats.add(Jsons.PROVIDER.createArrayBuilder().add(seq)
-                        .add(entry.sender()).add(entry.target())));
-                return Jsons.PROVIDER.createObjectBuilder().add("highest_seq", highestSeq.get()).add("watermarks", marks)
-                        .add("tracked", touched).add("size_pruned_through", directed.sizePrunedThrough())
-                        .add("directed", chats).build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    highestSeq.accumulateAndGet(part.getJsonNumber("highest_seq").longValueExact(), Math::max);
-                    part.getJsonObject("watermarks").forEach((identity, seq) ->
-                            watermarks.merge(identity, ((jakarta.json.JsonNumber) seq).longValueExact(), Math::max));
-                    part.getJsonObject("tracked").forEach((identity, at) ->
-                            tracked.put(identity, ((jakarta.json.JsonNumber) at).doubleValue()));
-                    directed.restorePruned(part.getJsonNumber("size_pruned_through").longValueExact());
-                    // after the watermarks: the index files each chat only under names still behind it
-                    for (jakarta.json.JsonValue value : part.getJsonArray("directed")) {
-                        jakarta.json.JsonArray chat = value.asJsonArray();
-                        directed.restore(chat.getJsonNumber(0).longValueExact(), chat.getString(1), chat.getString(2));
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("mailbox snapshot part: " + e, e);
+        return org.switchboard.journal.snapshot.SnapshotPart.of("mailbox", () -> {
+            JsonObjectBuilder marks = Jsons.PROVIDER.createObjectBuilder();
+            new TreeMap<>(watermarks).forEach(marks::add);
+            JsonObjectBuilder touched = Jsons.PROVIDER.createObjectBuilder();
+            new TreeMap<>(tracked).forEach(touched::add);
+            jakarta.json.JsonArrayBuilder chats = Jsons.PROVIDER.createArrayBuilder();
+            directed.entries().forEach((seq, entry) -> chats.add(Jsons.PROVIDER.createArrayBuilder().add(seq)
+                    .add(entry.sender()).add(entry.target())));
+            return Jsons.PROVIDER.createObjectBuilder().add("highest_seq", highestSeq.get()).add("watermarks", marks)
+                    .add("tracked", touched).add("size_pruned_through", directed.sizePrunedThrough())
+                    .add("directed", chats).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                highestSeq.accumulateAndGet(part.getJsonNumber("highest_seq").longValueExact(), Math::max);
+                part.getJsonObject("watermarks").forEach((identity, seq) ->
+                        watermarks.merge(identity, ((jakarta.json.JsonNumber) seq).longValueExact(), Math::max));
+                part.getJsonObject("tracked").forEach((identity, at) ->
+                        tracked.put(identity, ((jakarta.json.JsonNumber) at).doubleValue()));
+                directed.restorePruned(part.getJsonNumber("size_pruned_through").longValueExact());
+                // after the watermarks: the index files each chat only under names still behind it
+                for (jakarta.json.JsonValue value : part.getJsonArray("directed")) {
+                    jakarta.json.JsonArray chat = value.asJsonArray();
+                    directed.restore(chat.getJsonNumber(0).longValueExact(), chat.getString(1), chat.getString(2));
                 }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("mailbox snapshot part: " + e, e);
             }
-        };
+        });
     }
 }

@@ -275,46 +275,35 @@ public final class ReceiptService {
 
     /** The replayed state as a snapshot part (issue 20): the unsettled pending receipts, all {@link #replay} builds. */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "receipts";
-            }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder all = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
-                for (PendingReceipts.Pending p : pending.all()) {
-                    jakarta.json.JsonObjectBuilder entry = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder()
-                            .add("seq", p.seq()).add("message_id", p.messageId());
-                    if (p.sender() != null) {
-                        entry.add("sender", p.sender());
-                    }
-                    if (p.target() != null) {
-                        entry.add("target", p.target());
-                    }
-                    if (p.clientMsgId() != null) {
-                        entry.add("client_msg_id", p.clientMsgId());
-                    }
-                    all.add(entry);
+        return org.switchboard.journal.snapshot.SnapshotPart.of("receipts", () -> {
+            jakarta.json.JsonArrayBuilder all = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
+            for (PendingReceipts.Pending p : pending.all()) {
+                jakarta.json.JsonObjectBuilder entry = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder()
+                        .add("seq", p.seq()).add("message_id", p.messageId());
+                if (p.sender() != null) {
+                    entry.add("sender", p.sender());
                 }
-                return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("pending", all).build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    for (jakarta.json.JsonValue value : part.getJsonArray("pending")) {
-                        JsonObject p = value.asJsonObject();
-                        pending.add(new PendingReceipts.Pending(p.getJsonNumber("seq").longValueExact(),
-                                JsonFields.string(p, "sender"), JsonFields.string(p, "target"),
-                                p.getJsonNumber("message_id").longValueExact(), JsonFields.string(p, "client_msg_id")));
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("receipts snapshot part: " + e, e);
+                if (p.target() != null) {
+                    entry.add("target", p.target());
                 }
+                if (p.clientMsgId() != null) {
+                    entry.add("client_msg_id", p.clientMsgId());
+                }
+                all.add(entry);
             }
-        };
+            return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("pending", all).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                for (jakarta.json.JsonValue value : part.getJsonArray("pending")) {
+                    JsonObject p = value.asJsonObject();
+                    pending.add(new PendingReceipts.Pending(p.getJsonNumber("seq").longValueExact(),
+                            JsonFields.string(p, "sender"), JsonFields.string(p, "target"),
+                            p.getJsonNumber("message_id").longValueExact(), JsonFields.string(p, "client_msg_id")));
+                }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("receipts snapshot part: " + e, e);
+            }
+        });
     }
 }

@@ -162,38 +162,27 @@ public final class ResourceOffers {
 
     /** The replayed state as a snapshot part (issue 20): the offers in refresh order, all {@link #apply} builds. */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "resources";
+        return org.switchboard.journal.snapshot.SnapshotPart.of("resources", () -> {
+            synchronized (ResourceOffers.this) {
+                jakarta.json.JsonArrayBuilder all = PROVIDER.createArrayBuilder();
+                offers.values().forEach(o -> all.add(o.payload()));
+                return PROVIDER.createObjectBuilder().add("offers", all).build().toString();
             }
-
-            @Override
-            public String snapshotPart() {
-                synchronized (ResourceOffers.this) {
-                    jakarta.json.JsonArrayBuilder all = PROVIDER.createArrayBuilder();
-                    offers.values().forEach(o -> all.add(o.payload()));
-                    return PROVIDER.createObjectBuilder().add("offers", all).build().toString();
-                }
-            }
-
-            @Override
-            public void restorePart(String text) {
-                jakarta.json.JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                synchronized (ResourceOffers.this) {
-                    try {
-                        for (JsonValue value : part.getJsonArray("offers")) {
-                            ResourceOffer offer = ResourceOffer.fromPayload(value.asJsonObject());
-                            if (offer == null) {
-                                throw new IllegalArgumentException("resources snapshot part: an offer without agent, kind or name");
-                            }
-                            put(offer);
+        }, text -> {
+            jakarta.json.JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            synchronized (ResourceOffers.this) {
+                try {
+                    for (JsonValue value : part.getJsonArray("offers")) {
+                        ResourceOffer offer = ResourceOffer.fromPayload(value.asJsonObject());
+                        if (offer == null) {
+                            throw new IllegalArgumentException("resources snapshot part: an offer without agent, kind or name");
                         }
-                    } catch (ClassCastException | NullPointerException e) {
-                        throw new IllegalArgumentException("resources snapshot part: " + e, e);
+                        put(offer);
                     }
+                } catch (ClassCastException | NullPointerException e) {
+                    throw new IllegalArgumentException("resources snapshot part: " + e, e);
                 }
             }
-        };
+        });
     }
 }

@@ -500,30 +500,19 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
 
     /** The replayed state as a snapshot part (issue 20): the outbox entries, all {@link #replay} builds. */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "forward_outbox";
-            }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder all = Jsons.PROVIDER.createArrayBuilder();
-                outbox.all().forEach(e -> all.add(ForwardJournal.snapshot(e)));
-                return Jsons.PROVIDER.createObjectBuilder().add("entries", all).build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    for (jakarta.json.JsonValue value : part.getJsonArray("entries")) {
-                        outbox.putIfAbsent(ForwardJournal.fromSnapshot(value.asJsonObject()));
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("forward_outbox snapshot part: " + e, e);
+        return org.switchboard.journal.snapshot.SnapshotPart.of("forward_outbox", () -> {
+            jakarta.json.JsonArrayBuilder all = Jsons.PROVIDER.createArrayBuilder();
+            outbox.all().forEach(e -> all.add(ForwardJournal.snapshot(e)));
+            return Jsons.PROVIDER.createObjectBuilder().add("entries", all).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                for (jakarta.json.JsonValue value : part.getJsonArray("entries")) {
+                    outbox.putIfAbsent(ForwardJournal.fromSnapshot(value.asJsonObject()));
                 }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("forward_outbox snapshot part: " + e, e);
             }
-        };
+        });
     }
 }

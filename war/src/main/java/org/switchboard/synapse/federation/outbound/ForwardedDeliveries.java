@@ -229,34 +229,23 @@ public final class ForwardedDeliveries implements RemoteDeliveries {
 
     /** The replayed state as a snapshot part (issue 20): the routes of forwarded delivery requests. */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return new org.switchboard.journal.snapshot.SnapshotPart() {
-            @Override
-            public String partName() {
-                return "forwarded_deliveries";
-            }
-
-            @Override
-            public String snapshotPart() {
-                jakarta.json.JsonArrayBuilder all = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
-                new java.util.TreeMap<>(routes).values().forEach(r -> all.add(org.switchboard.json.Jsons.PROVIDER
-                        .createObjectBuilder().add("operation_key", r.operationKey()).add("peer_hub", r.peer())
-                        .add("sender", r.sender()).add("target", r.target())));
-                return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("routes", all).build().toString();
-            }
-
-            @Override
-            public void restorePart(String text) {
-                JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-                try {
-                    for (jakarta.json.JsonValue value : part.getJsonArray("routes")) {
-                        JsonObject r = value.asJsonObject();
-                        routes.putIfAbsent(r.getString("operation_key"), new Route(r.getString("operation_key"),
-                                r.getString("peer_hub"), r.getString("sender"), r.getString("target")));
-                    }
-                } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("forwarded_deliveries snapshot part: " + e, e);
+        return org.switchboard.journal.snapshot.SnapshotPart.of("forwarded_deliveries", () -> {
+            jakarta.json.JsonArrayBuilder all = org.switchboard.json.Jsons.PROVIDER.createArrayBuilder();
+            new java.util.TreeMap<>(routes).values().forEach(r -> all.add(org.switchboard.json.Jsons.PROVIDER
+                    .createObjectBuilder().add("operation_key", r.operationKey()).add("peer_hub", r.peer())
+                    .add("sender", r.sender()).add("target", r.target())));
+            return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("routes", all).build().toString();
+        }, text -> {
+            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            try {
+                for (jakarta.json.JsonValue value : part.getJsonArray("routes")) {
+                    JsonObject r = value.asJsonObject();
+                    routes.putIfAbsent(r.getString("operation_key"), new Route(r.getString("operation_key"),
+                            r.getString("peer_hub"), r.getString("sender"), r.getString("target")));
                 }
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("forwarded_deliveries snapshot part: " + e, e);
             }
-        };
+        });
     }
 }
