@@ -486,6 +486,18 @@ public class SynapseConfig {
     @Inject @ConfigProperty(name = "hub.message-peer-keystore-password-file")
     Optional<String> messagePeerKeystorePasswordFile;
 
+    /**
+     * Forwards to a peer that offers it share a few reused connections instead of one connection each
+     * (ours; false = §4.3's one connection per forward to every peer).
+     */
+    @Inject @ConfigProperty(name = "hub.message-peer-reuse", defaultValue = "true")
+    boolean messagePeerReuse;
+
+    /** Whether forwards may share reused connections with peers that offer it ({@code hub.message-peer-reuse}). */
+    public boolean messagePeerReuse() {
+        return messagePeerReuse;
+    }
+
     /** How long a forward is retried before it settles {@code expired}. */
     @Inject @ConfigProperty(name = "hub.message-forward-ttl-seconds", defaultValue = "86400")
     long messageForwardTtlSeconds;

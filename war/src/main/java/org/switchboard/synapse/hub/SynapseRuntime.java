@@ -222,7 +222,7 @@ public class SynapseRuntime implements SynapseContextSource {
         // cross-hub forwarding, origin side (synapse-advanced §4.6): the outbox joins the one start-up scan
         org.switchboard.synapse.federation.outbound.ForwardService forwards = forwardDispatcher.install(built.context(),
                 config.messagePeers(), config.messagePeerToken(), config.messagePeerIdentityKey(),
-                built.delivery()::durable, built.delivery()::holds, startupScan);
+                config.messagePeerReuse(), built.delivery()::durable, built.delivery()::holds, startupScan);
         org.switchboard.journal.snapshot.StartupSnapshot snapshots = startupSnapshots(journal);
         built.replayJournal(startupScan, snapshots);
         built.forwarding(forwards);

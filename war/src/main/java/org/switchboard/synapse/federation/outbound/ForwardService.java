@@ -90,6 +90,11 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         this.peerReads = reads;
     }
 
+    /** The peer client's connection counts (for /metrics). */
+    public PeerClient.ConnectionStats connectionStats() {
+        return client.connectionStats();
+    }
+
     public ForwardOutbox outbox() {
         return outbox;
     }
@@ -286,8 +291,6 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         int attempts = e.attempts() + 1;
         if (answer.kind() == ForwardFrames.Kind.INVALID) {
             peersDown.add(e.peer());
-        } else {
-            peerAnswered(e.peer());
         }
         switch (answer.kind()) {
             case RESULT -> settle(e, answer.disposition(), attempts, answer.result(), answer.answeringHub(),
@@ -295,12 +298,15 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             case REJECTED -> settle(e, ForwardEntry.REFUSED, attempts, null, null, "peer_rejected", "", first);
             default -> failed(e, attempts, first);
         }
+        if (answer.kind() != ForwardFrames.Kind.INVALID) {
+            peerAnswered(e.peer()); // after the settlement: this entry is not pending any more
+        }
     }
 
     /**
-     * The peer answered: if it had been unreachable, every entry of it waiting out its back-off is made
-     * due now and re-queued (ours, issue 18), so a peer's return is not followed by up to five minutes of
-     * back-off before the queue drains. The journalled schedule is not changed: after a restart the
+     * The peer answered: if it had been unreachable, every pending entry of it is made due now and
+     * re-queued in memory (ours, issue 18), so a peer's return is not followed by up to five minutes of
+     * back-off, or by the broker's backlog of retry items, before the queue drains. The journalled schedule is not changed: after a restart the
      * entries are re-queued for when they were due, and the first answer then re-queues them again.
      */
     private void peerAnswered(String peer) {
@@ -311,8 +317,11 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             double now = ctx.frames().now();
             int n = 0;
             for (ForwardEntry waiting : outbox.pending()) {
-                if (waiting.peer().equals(peer) && waiting.nextAttemptAt() > now) {
-                    outbox.update(waiting.forwardId(), x -> x.pending() && x.nextAttemptAt() > now ? x.failed(x.attempts(), now) : x);
+                // overdue entries too: their queue items may sit behind a backlog the outage built up
+                if (waiting.peer().equals(peer)) {
+                    if (waiting.nextAttemptAt() > now) {
+                        outbox.update(waiting.forwardId(), x -> x.pending() && x.nextAttemptAt() > now ? x.failed(x.attempts(), now) : x);
+                    }
                     if (direct != null) {
                         // in memory, like a first attempt; the back-off item still on the broker finds it settled
                         directWaiting.computeIfAbsent(peer, p -> new java.util.concurrent.ConcurrentLinkedQueue<>())
@@ -325,7 +334,7 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             }
             drainDirect(peer);
             if (n > 0) {
-                LOG.info("hub '" + peer + "' answers again: " + n + " waiting forwards re-queued now");
+                LOG.info("hub '" + peer + "' answers again: " + n + " pending forwards re-queued now");
             }
         });
     }

@@ -4,7 +4,10 @@ import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.util.function.Predicate;
 
-/** One exchange with a peer hub (synapse-advanced §4.3): fresh connection, register, one forward, one answer, close. */
+/**
+ * One exchange with a peer hub (synapse-advanced §4.3): fresh connection, register, one forward, one
+ * answer, close; or, for a peer that offers it, one forward on a reused connection (ours).
+ */
 public interface PeerClient {
 
     /** How long the origin waits for the peer's answer. */
@@ -17,6 +20,23 @@ public interface PeerClient {
      */
     JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
             throws IOException;
+
+    /** Connections opened to peers for forwards, and forwards sent on a reused connection, since start (for /metrics). */
+    record ConnectionStats(long opened, long reusedForwards) {
+    }
+
+    /** This client's connection counts (none for a client that keeps none). */
+    default ConnectionStats connectionStats() {
+        return new ConnectionStats(0, 0);
+    }
+
+    /** Closes reused connections that have been idle a while (ours: the outbox's 1 s loop calls it). */
+    default void closeIdle() {
+    }
+
+    /** Closes every reused connection (the hub stops). */
+    default void close() {
+    }
 
     /**
      * The same one-exchange lifecycle for another hub-to-hub request (e.g. §5's

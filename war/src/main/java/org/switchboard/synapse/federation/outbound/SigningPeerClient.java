@@ -27,4 +27,19 @@ public final class SigningPeerClient implements PeerClient {
                               Predicate<JsonObject> answer) throws IOException {
         return delegate.request(peer, identity.sign(registration), request, answer);
     }
+
+    @Override
+    public ConnectionStats connectionStats() {
+        return delegate.connectionStats();
+    }
+
+    @Override
+    public void closeIdle() {
+        delegate.closeIdle();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
 }

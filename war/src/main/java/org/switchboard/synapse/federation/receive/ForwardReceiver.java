@@ -206,12 +206,16 @@ public final class ForwardReceiver {
                 .add("delivery_sessions", sessions).build();
     }
 
-    /** The {@code multihub_message_result} frame (private, to the peer). */
+    /**
+     * The {@code multihub_message_result} frame (private, to the peer), with {@code connection_reuse:
+     * true} (ours): this hub answers any number of forwards on one peer connection, each checked as the
+     * first, so a Switchboard origin may keep the connection for more.
+     */
     public String encode(String origin, String forwardId, ForwardResult r) {
         return ctx.frames().hub("multihub_message_result", origin, "Multi-hub message result")
                 .add("forward_id", forwardId).add("disposition", r.disposition())
                 .add("answering_hub", ctx.frames().hubId()).add("reason_code", r.reasonCode())
-                .add("detail", r.detail()).add("result", r.result()).build().toString();
+                .add("detail", r.detail()).add("result", r.result()).add("connection_reuse", true).build().toString();
     }
 
     private void count(String kind, String outcome) {

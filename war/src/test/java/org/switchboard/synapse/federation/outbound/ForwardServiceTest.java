@@ -490,4 +490,22 @@ class ForwardServiceTest {
         assertEquals(3, peer.forwards.size());
         assertNull(service.outbox().get(waiting), "settled without waiting out its back-off");
     }
+
+    @Test
+    void thePeersReturnAlsoRequeuesForwardsAlreadyOverdue() {
+        List<Runnable> running = new ArrayList<>();
+        service.directAttempts(running::add, 1);
+        TestHub.Client alice = alice();
+        plainChat(alice, "ACME/bob@hub-b", "one");
+        running.get(0).run(); // no answer: back-off item due in 1 s
+        String overdue = scheduled.get(0).forwardId();
+        test.advance(5); // its queue item is late (a broker backlog after an outage): the entry is overdue, not waiting
+        plainChat(alice, "ACME/bob@hub-b", "two");
+        peer.answers.add(accepted());
+        peer.answers.add(accepted());
+        running.get(1).run(); // "two" answered: the overdue "one" is taken in memory, not left to its queue item
+        assertEquals(1, scheduled.size(), "no new queue item");
+        assertEquals(3, peer.forwards.size());
+        assertNull(service.outbox().get(overdue), "settled without its late queue item");
+    }
 }

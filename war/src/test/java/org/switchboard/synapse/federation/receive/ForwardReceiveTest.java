@@ -70,6 +70,22 @@ class ForwardReceiveTest {
     }
 
     @Test
+    void oneConnectionCarriesManyForwardsAndEachResultOffersReuse() {
+        agent("ACME/bob");
+        TestHub.Client a = peer("hub-a", 5);
+        a.send(forward("f1", "chat", "ACME/alice", "ACME/bob", chatBody("one")));
+        a.send(forward("f2", "chat", "ACME/alice", "ACME/bob", chatBody("two")));
+        List<JsonObject> results = a.peer().ofType("multihub_message_result");
+        assertEquals(2, results.size());
+        assertEquals(java.util.Set.of("f1", "f2"),
+                java.util.Set.of(results.get(0).getString("forward_id"), results.get(1).getString("forward_id")));
+        for (JsonObject r : results) {
+            assertEquals("accepted", r.getString("disposition"));
+            assertEquals(jakarta.json.JsonValue.TRUE, r.get("connection_reuse"), "ours: the origin may keep the connection");
+        }
+    }
+
+    @Test
     void anAcceptedChatReachesTheLocalSeatAsSeatAtOrigin() {
         TestHub.Client bob = agent("ACME/bob");
         TestHub.Client a = peer("hub-a", 5);
