@@ -24,12 +24,20 @@ public final class InboundLedgers {
     public static InboundLedger resolve(Journal journal) {
         if (journal != null && journal.writesSideRows()) {
             try {
-                return new JournalInboundLedger(journal, (DataSource) new InitialContext().lookup("jdbc/switchboard"));
+                return new JournalInboundLedger(journal, (DataSource) new InitialContext().lookup("jdbc/switchboard"),
+                        InboundLedgers::loadInBackground);
             } catch (NamingException | RuntimeException e) {
                 LOG.fine("SYNAPSE inbound forward ledger: no jdbc/switchboard data source; trying the JPA ledger");
             }
         }
         return resolve();
+    }
+
+    /** Runs the ledger's one read of its stored keys on a thread of its own, so the hub's start does not wait. */
+    private static void loadInBackground(Runnable load) {
+        Thread t = new Thread(load, "synapse-inbound-ledger-keys");
+        t.setDaemon(true);
+        t.start();
     }
 
     /** The container's JPA ledger, or a memory one when there is no CDI container or database. */

@@ -16,7 +16,9 @@ import org.switchboard.json.Jsons;
  * The inbound ledger on the journal's group commit (issue 18 speed): a record rides as a
  * {@link SideRow} in the journal writer's next transaction instead of paying a JPA transaction of its
  * own per forward (the receiver's profile put that commit at a quarter of its CPU), and a look-up is
- * one plain JDBC read on an auto-commit connection. Same table and rows as {@link JpaInboundLedger}.
+ * one plain JDBC read on an auto-commit connection, skipped for a key a {@link LedgerKeyFilter} has
+ * never seen (most forwards are new) once the filter holds every stored key. Same table and rows as
+ * {@link JpaInboundLedger}.
  */
 public final class JournalInboundLedger implements InboundLedger {
 
@@ -29,17 +31,47 @@ public final class JournalInboundLedger implements InboundLedger {
             + " (SELECT 1 FROM federation_inbound WHERE ledger_key = ?)";
     static final String SELECT = "SELECT kind, request_digest, result_json, received_at FROM federation_inbound"
             + " WHERE ledger_key = ?";
+    static final String ALL_KEYS = "SELECT ledger_key FROM federation_inbound";
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(JournalInboundLedger.class.getName());
 
     private final Journal journal;
     private final DataSource dataSource;
+    private final LedgerKeyFilter keys = new LedgerKeyFilter(LedgerKeyFilter.DEFAULT_BITS_LOG2);
+    /** True once every key stored before this ledger existed is in {@link #keys}; until then every look-up reads. */
+    private volatile boolean keysLoaded;
 
-    /** A ledger writing through {@code journal} (which must write side rows) and reading {@code dataSource}. */
-    public JournalInboundLedger(Journal journal, DataSource dataSource) {
+    /**
+     * A ledger writing through {@code journal} (which must write side rows) and reading {@code dataSource};
+     * {@code loader} runs the one read of the stored keys into the filter.
+     */
+    public JournalInboundLedger(Journal journal, DataSource dataSource, java.util.concurrent.Executor loader) {
         if (!journal.writesSideRows()) {
             throw new IllegalArgumentException("the journal does not write side rows");
         }
         this.journal = journal;
         this.dataSource = dataSource;
+        loader.execute(this::loadKeys);
+    }
+
+    /** Reads every stored key into the filter; keys recorded meanwhile are added by {@link #record} itself. */
+    void loadKeys() {
+        long started = System.nanoTime();
+        int n = 0;
+        try (Connection c = dataSource.getConnection(); PreparedStatement all = c.prepareStatement(ALL_KEYS);
+             ResultSet row = all.executeQuery()) {
+            while (row.next()) {
+                keys.add(row.getString(1));
+                n++;
+            }
+            keysLoaded = true;
+            int count = n;
+            LOG.fine(() -> "SYNAPSE inbound forward ledger: " + count + " keys filtered in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms");
+        } catch (SQLException | RuntimeException e) {
+            // the filter stays off: every look-up reads the table, as before
+            LOG.warning("SYNAPSE inbound forward ledger: stored keys not read (" + e.getClass().getSimpleName()
+                    + "); every forward's look-up reads the table");
+        }
     }
 
     /** One ledger row as a side row of the journal's transaction. */
@@ -65,6 +97,9 @@ public final class JournalInboundLedger implements InboundLedger {
 
     @Override
     public Entry find(String origin, String forwardId) {
+        if (keysLoaded && !keys.mightContain(InboundForwardEntity.key(origin, forwardId))) {
+            return null;
+        }
         try (Connection c = dataSource.getConnection(); PreparedStatement select = c.prepareStatement(SELECT)) {
             select.setString(1, InboundForwardEntity.key(origin, forwardId));
             try (ResultSet row = select.executeQuery()) {
@@ -87,6 +122,7 @@ public final class JournalInboundLedger implements InboundLedger {
      */
     @Override
     public boolean record(Entry entry) {
+        keys.add(InboundForwardEntity.key(entry.origin(), entry.forwardId())); // before the row can be read
         try {
             journal.append(List.of(), List.of(), List.of(new LedgerRow(entry))).join();
             return true;

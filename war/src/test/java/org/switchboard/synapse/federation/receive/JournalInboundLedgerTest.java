@@ -42,7 +42,7 @@ class JournalInboundLedgerTest {
                 }
             }
         }
-        ledger = new JournalInboundLedger(journal, db);
+        ledger = new JournalInboundLedger(journal, db, Runnable::run);
     }
 
     /** What the journal writer does with the side rows of its transaction. */
@@ -96,5 +96,22 @@ class JournalInboundLedgerTest {
         journal.failAppends(true);
         assertThrows(IllegalStateException.class,
                 () -> ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5)));
+    }
+
+    @Test
+    void keysStoredBeforeTheLedgerExistedAreFoundThroughTheFilter() throws Exception {
+        ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5));
+        commitSideRows();
+        JournalInboundLedger restarted = new JournalInboundLedger(journal, db, Runnable::run);
+        assertEquals("d1", restarted.find("hub-a", "f-1").digest(), "the load put the stored key in the filter");
+        assertNull(restarted.find("hub-a", "f-2"));
+    }
+
+    @Test
+    void untilTheKeysAreLoadedEveryLookUpReadsTheTable() throws Exception {
+        ledger.record(new InboundLedger.Entry("hub-a", "f-1", "chat", "d1", result(7), 12.5));
+        commitSideRows();
+        JournalInboundLedger notLoaded = new JournalInboundLedger(journal, db, load -> { });
+        assertEquals("d1", notLoaded.find("hub-a", "f-1").digest());
     }
 }
