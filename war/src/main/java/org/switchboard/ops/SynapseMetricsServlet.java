@@ -150,6 +150,13 @@ public class SynapseMetricsServlet extends HttpServlet {
             }
         }
         gauge(out, "synapse_message_forward_pending", "Cross-hub forwards pending in the outbox.", pending);
+        var connections = service == null ? null : service.connectionStats();
+        counter(out, "synapse_message_forward_connections_opened_total",
+                "Connections this hub opened to peer hubs (one per forward, or reused ones; ours).",
+                connections == null ? 0 : connections.opened());
+        counter(out, "synapse_message_forward_reused_total",
+                "Forwards sent on a reused peer connection (hub.message-peer-reuse; ours).",
+                connections == null ? 0 : connections.reusedForwards());
         out.append("# HELP synapse_message_forward_oldest_pending_seconds Age of the oldest pending cross-hub forward (0 when none).\n")
                 .append("# TYPE synapse_message_forward_oldest_pending_seconds gauge\n")
                 .append("synapse_message_forward_oldest_pending_seconds ").append(Math.round(oldest * 1000) / 1000.0).append('\n');

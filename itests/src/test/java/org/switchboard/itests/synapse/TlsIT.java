@@ -18,17 +18,17 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyStore;
-import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -51,19 +51,26 @@ import org.switchboard.itests.redsyn.Relay;
 import org.switchboard.itests.support.HubServer;
 import org.switchboard.itests.support.SecuredHub;
 import org.switchboard.itests.support.SynapseClient;
+import org.switchboard.itests.synapse.federation.PeerCertificates;
 
 /**
- * Native TLS and the secrets grep (issue 17) on ONE packaged hub: run-hub with a PKCS12 keystore the
- * test generates ({@code HUB_TLS_KEYSTORE}/{@code HUB_TLS_KEYSTORE_PASSWORD}), {@code hub.posture=paranoid}
- * with its material (token, HMAC key file, ACL policy) and no proxy declaration, and every secret the hub
- * takes configured. SYNAPSE over {@code wss://} (a chat, a signed claim), REDSYN and {@code /health} over
- * {@code https://}, plain {@code ws://}/{@code http://} refused on the port, the container shortcuts still
- * engaged (their writes go through the TLS filter, or the chat above would not arrive), and then every
- * secret's value searched for in the log, the data and runtime directories, the command line and the
- * operational endpoints' bodies. Mutual TLS for peer hubs (issue 18): the listener asks for client
- * certificates ({@code HUB_TLS_TRUSTSTORE} holds two peers' certificates) and a forward from a socket
- * presenting the certificate its grant pins is accepted; without it (none, trusted but unpinned, a grant
- * pinning none) the refusal is the same plain error, and an untrusted certificate fails the handshake.
+ * Native TLS and the secrets grep (issue 17) on one packaged hub (plus one packaged origin for mutual
+ * TLS): run-hub with a PKCS12 keystore the test generates ({@code HUB_TLS_KEYSTORE}/
+ * {@code HUB_TLS_KEYSTORE_PASSWORD}), {@code hub.posture=paranoid} with its material (token, HMAC key
+ * file, ACL policy) and no proxy declaration, and every secret the hub takes configured. SYNAPSE over
+ * {@code wss://} (a chat, a signed claim), REDSYN and {@code /health} over {@code https://}, plain
+ * {@code ws://}/{@code http://} refused on the port, the container shortcuts still engaged (their writes
+ * go through the TLS filter, or the chat above would not arrive), and then every secret's value searched
+ * for in the log, the data and runtime directories, the command line and the operational endpoints'
+ * bodies. Mutual TLS for peer hubs (issue 18): the listener asks for client certificates
+ * ({@code HUB_TLS_TRUSTSTORE} holds two peers' certificates) and a forward from a socket presenting the
+ * certificate its grant pins is accepted; without it (none, trusted but unpinned, a grant pinning none)
+ * the refusal is the same plain error, and an untrusted certificate fails the handshake. The one other
+ * hub of this class is a packaged origin (hub-a) configured as the operator guide's mutual-TLS steps
+ * say, keys made with the guide's keytool commands ({@link PeerCertificates}): its agent's chat reaches
+ * this hub (hub-b) over {@code wss://} with both receipts' facts, and once the grant pins another
+ * certificate the forward settles {@code refused} ({@code peer_rejected}, §4.6). The secrets grep covers
+ * the origin's log, directories and command line too.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TlsIT {
@@ -80,6 +87,10 @@ class TlsIT {
     private static final String JMX_PASSWORD = "tls-it-jmx-password-71fd";
     private static final String ALICE = "TLS/alice";
     private static final String BOB = "TLS/bob";
+    /** The sender on the origin hub hub-a; hub-b shows it as {@code TLS/carol@hub-a}. */
+    private static final String CAROL = "TLS/carol";
+    /** Patience for a forward between the two hubs (an attempt waits up to 10 s for its answer, §4.3). */
+    private static final Duration ORIGIN_WAIT = Duration.ofSeconds(40);
     private static final String POLICY = """
             {"rules":[
               {"permission":"message","target_kind":"agent","target_pattern":"TLS/*","namespace":"TLS"},
@@ -95,6 +106,12 @@ class TlsIT {
     private static final String NOT_A_PEER = "Hub-to-hub frames are served only to a granted peer hub";
 
     private static HubServer hub;
+    /** The packaged origin hub hub-a (plain, no token), forwarding to {@link #hub} (hub-b) over wss://. */
+    private static HubServer origin;
+    /** The receiving policy file, replaced by the case whose grant pins another certificate. */
+    private static Path multihub;
+    private static String peerAPin;
+    private static String intruderPin;
     private static HttpClient https;
     private static int jmxPort;
     private static Path hubKeystore;
@@ -117,17 +134,29 @@ class TlsIT {
         Path policy = ownerOnly(dir.resolve("policy.json"), POLICY);
         Path jmxPasswords = ownerOnly(dir.resolve("jmxremote.password"), "controlRole " + JMX_PASSWORD + "\n");
         hubKeystore = keystore;
-        // mutual TLS (issue 18): peers' certificates, a trust store holding two of them, a policy pinning one
-        peerA = keytool(dir.resolve("peer-a.p12"), "hub-a", "hub-a", PEER_PASSWORD);
+        // mutual TLS (issue 18), keys and trust made as the operator guide's steps 2 and 3 make them: the
+        // origin hub-a's client key, its certificate exported and imported into the trust store with
+        // another one (intruder), the grant pinning hub-a's; a stranger the hub does not trust at all
+        peerA = PeerCertificates.clientKey(dir.resolve("peer-client.p12"), "hub-a", PEER_PASSWORD);
+        Path peerAPem = PeerCertificates.exportPem(peerA, "hub-a", PeerCertificates.CLIENT_PASSWORD_ENV, PEER_PASSWORD,
+                dir.resolve("hub-a.pem"));
         intruder = keytool(dir.resolve("intruder.p12"), "intruder", "intruder", PEER_PASSWORD);
+        Path intruderPem = PeerCertificates.exportPem(intruder, "intruder", PeerCertificates.CLIENT_PASSWORD_ENV, PEER_PASSWORD,
+                dir.resolve("intruder.pem"));
         // the same subject as hub-a's, so a client offers it where hub-a's is asked for; its key differs
         stranger = keytool(dir.resolve("stranger.p12"), "stranger", "hub-a", PEER_PASSWORD);
-        Path truststore = trustStore(dir.resolve("peers.p12"), Map.of("hub-a", peerA, "intruder", intruder));
-        Path multihub = ownerOnly(dir.resolve("multihub.json"), "{\"version\":1,\"grants\":["
-                + "{\"sender\":\"hub-a\",\"namespace\":\"TLS\",\"verbs\":[\"message\"],\"cert_pin\":\"" + pin(peerA, "hub-a") + "\"},"
-                + "{\"sender\":\"hub-n\",\"namespace\":\"TLS\",\"verbs\":[\"message\"]}]}");
+        Path truststore = dir.resolve("peers.p12");
+        Files.deleteIfExists(truststore);
+        PeerCertificates.importCert(truststore, "hub-a", peerAPem, TRUST_PASSWORD);
+        PeerCertificates.importCert(truststore, "intruder", intruderPem, TRUST_PASSWORD);
+        peerAPin = PeerCertificates.pin(peerAPem);
+        intruderPin = PeerCertificates.pin(intruderPem);
+        multihub = ownerOnly(dir.resolve("multihub.json"), multihubPolicy(peerAPin)).toAbsolutePath();
+        // step 6: the origin pins this hub's own certificate, exported from its keystore as in step 2
+        String hubPin = PeerCertificates.pin(PeerCertificates.exportPem(keystore, "hub", "HUB_TLS_KEYSTORE_PASSWORD",
+                TLS_PASSWORD, dir.resolve("hub-b.pem")));
         jmxPort = HubServer.freePort();
-        Map<String, String> env = HubServer.env(
+        Map<String, String> env = HubServer.env("HUB_ID", "hub-b",
                 "HUB_TLS_KEYSTORE", keystore.toAbsolutePath().toString(), "HUB_TLS_KEYSTORE_PASSWORD", TLS_PASSWORD,
                 "HUB_POSTURE", "paranoid", "HUB_TOKEN", TOKEN,
                 "HUB_MESSAGE_AUTH_KEY_FILE", keys.toAbsolutePath().toString(),
@@ -140,15 +169,49 @@ class TlsIT {
         if (HubServer.database().equals("h2")) {
             env.put("HUB_DB_PASSWORD", DB_PASSWORD); // a fresh H2 file takes it as its password
         }
-        hub = HubServer.start(env);
+        hub = HubServer.prepare(env);
+        // the one other hub of this class: a packaged origin started as the guide's step 6 says, forwarding
+        // to this hub over wss:// with its server pin, presenting its client keystore; its password comes from
+        // the guide's file form (HUB_MESSAGE_PEER_KEYSTORE_PASSWORD_FILE), whose read no unit test covers
+        Path peerPasswordFile = ownerOnly(dir.resolve("peer-client.pass"), PEER_PASSWORD + "\n");
+        origin = HubServer.prepare(HubServer.env("HUB_ID", "hub-a",
+                "HUB_MESSAGE_PEERS", "hub-b=wss://127.0.0.1:" + hub.port() + "/",
+                "HUB_MESSAGE_PEER_PINS", "hub-b=" + hubPin,
+                "HUB_MESSAGE_PEER_KEYSTORE", peerA.toAbsolutePath().toString(),
+                "HUB_MESSAGE_PEER_KEYSTORE_PASSWORD_FILE", peerPasswordFile.toAbsolutePath().toString(),
+                "HUB_MESSAGE_PEER_TOKEN", TOKEN));
+        // both boot side by side (two cores); the origin needs nothing from this hub until it forwards
+        CompletableFuture<Void> originBoot = CompletableFuture.runAsync(origin::restart);
+        hub.restart();
+        originBoot.join();
         https = hub.httpClient();
     }
 
     @AfterAll
     static void stop() {
+        // side by side, as they booted
+        CompletableFuture<Void> originStop = CompletableFuture.runAsync(() -> {
+            if (origin != null) {
+                origin.stop();
+            }
+        });
         if (hub != null) {
             hub.stop();
         }
+        originStop.join();
+    }
+
+    /** The receiving policy: hub-a granted TLS with {@code hubAPin} as its cert_pin, hub-n granted TLS pinning nothing. */
+    private static String multihubPolicy(String hubAPin) {
+        return "{\"version\":1,\"grants\":["
+                + "{\"sender\":\"hub-a\",\"namespace\":\"TLS\",\"verbs\":[\"message\"],\"cert_pin\":\"" + hubAPin + "\"},"
+                + "{\"sender\":\"hub-n\",\"namespace\":\"TLS\",\"verbs\":[\"message\"]}]}";
+    }
+
+    /** Replaces the policy file the way an operator should: an owner-only temporary file renamed over it. */
+    private static void replaceMultihubPolicy(String content) throws IOException {
+        Path next = ownerOnly(multihub.resolveSibling("multihub.json.next"), content);
+        Files.move(next, multihub, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
     /** A self-signed EC key for 127.0.0.1 in a PKCS12 keystore; the password reaches keytool through its environment. */
@@ -174,12 +237,6 @@ class TlsIT {
 
     private static X509Certificate certificate(Path keystore, String alias) throws Exception {
         return (X509Certificate) KeyStore.getInstance(keystore.toFile(), PEER_PASSWORD.toCharArray()).getCertificate(alias);
-    }
-
-    /** {@code sha256:<hex>} of the certificate's DER, as a grant's cert_pin names it. */
-    private static String pin(Path keystore, String alias) throws Exception {
-        return "sha256:" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                .digest(certificate(keystore, alias).getEncoded()));
     }
 
     /** A PKCS12 trust store of the certificates of {@code entries} (alias to keystore), as keytool -importcert makes it. */
@@ -382,8 +439,73 @@ class TlsIT {
         assertThrows(RuntimeException.class, () -> SynapseClient.connect(untrusted, hub.webSocketUri(), "hub-a").close());
     }
 
+    /** The first settled (not pending) delivery receipt for the chat {@code clientMsgId}; pending ones are skipped. */
+    private static JsonObject settledReceipt(SynapseClient sender, String clientMsgId) {
+        return sender.expect(f -> type("delivery_receipt").test(f) && clientMsgId.equals(f.getString("client_msg_id", ""))
+                && !"pending".equals(f.getString("forward_state", "")), ORIGIN_WAIT);
+    }
+
     @Test
     @Order(6)
+    void aPackagedOriginHubForwardsAChatOverWssPresentingItsPinnedCertificate() throws Exception {
+        // the guide's step 2 says the origin logs the pin it presents: the same as the exported certificate's
+        assertTrue(Files.readString(origin.logFile()).contains("wss:// peers are shown the client certificate 'hub-a' (cert_pin "
+                + peerAPin + ")"), "the origin logs its client certificate's pin");
+        try (SynapseClient bob = login(BOB); SynapseClient carol = SynapseClient.register(origin.webSocketUri(), CAROL)) {
+            carol.send(SynapseClient.frame("chat", BOB + "@hub-b", "from a packaged origin over wss")
+                    .add("receipt_requested", true).add("client_msg_id", "tls-origin-1"));
+            JsonObject seen = bob.expect(f -> type("chat").test(f)
+                    && "from a packaged origin over wss".equals(f.getString("payload", "")), ORIGIN_WAIT);
+            assertEquals(CAROL + "@hub-a", seen.getString("sender"), seen.toString());
+            assertEquals("hub-a", seen.getString("forwarded_from"), seen.toString());
+            JsonObject receipt = settledReceipt(carol, "tls-origin-1");
+            assertEquals("accepted", receipt.getString("forward_state"), receipt.toString());
+            assertEquals(seen.getString("forward_id"), receipt.getString("forward_id"));
+            assertEquals("hub-b", receipt.getString("forwarded_to"));
+            assertEquals(BOB + "@hub-b", receipt.getString("message_target"));
+            assertTrue(receipt.getJsonArray("matched_recipients").toString().contains(BOB + "@hub-b"), receipt.toString());
+            bob.expectNone(f -> type("chat").test(f) && "from a packaged origin over wss".equals(f.getString("payload", "")),
+                    Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    @Order(7)
+    void aGrantPinningAnotherCertificateRefusesThePackagedOriginsForwardUntilItIsFixed() throws Exception {
+        // the operator pins another certificate (still trusted, so the handshake passes): the receiver answers the
+        // origin's forward with its plain error, which §4.6 settles refused (peer_rejected) with no retry
+        replaceMultihubPolicy(multihubPolicy(intruderPin));
+        try (SynapseClient bob = login(BOB); SynapseClient carol = SynapseClient.register(origin.webSocketUri(), CAROL + "2")) {
+            carol.send(SynapseClient.frame("chat", BOB + "@hub-b", "pinned elsewhere: must not arrive")
+                    .add("receipt_requested", true).add("client_msg_id", "tls-origin-2"));
+            JsonObject receipt = settledReceipt(carol, "tls-origin-2");
+            assertEquals("refused", receipt.getString("forward_state"), receipt.toString());
+            assertEquals("forward_refused", receipt.getString("reason"), receipt.toString());
+            assertEquals("Forward to hub 'hub-b' refused (peer_rejected)", receipt.getString("payload"), receipt.toString());
+            assertEquals("hub-b", receipt.getString("forwarded_to"));
+            assertFalse(receipt.getBoolean("delivered"), receipt.toString());
+            assertEquals("[]", receipt.getJsonArray("recipients").toString(), receipt.toString());
+            bob.expectNone(f -> type("chat").test(f) && f.getString("payload", "").startsWith("pinned elsewhere"),
+                    Duration.ofSeconds(3));
+            // settled for good: no retry brings a second receipt (frames of bob's 3 s wait are already queued)
+            carol.expectNone(type("delivery_receipt"), Duration.ofSeconds(1));
+
+            // the grant fixed, the agent sends again (as the guide says): accepted; the refused one stays refused
+            replaceMultihubPolicy(multihubPolicy(peerAPin));
+            carol.send(SynapseClient.frame("chat", BOB + "@hub-b", "pinned again: arrives")
+                    .add("receipt_requested", true).add("client_msg_id", "tls-origin-3"));
+            JsonObject again = settledReceipt(carol, "tls-origin-3");
+            assertEquals("accepted", again.getString("forward_state"), again.toString());
+            bob.expect(f -> type("chat").test(f) && "pinned again: arrives".equals(f.getString("payload", "")), ORIGIN_WAIT);
+            bob.expectNone(f -> type("chat").test(f) && f.getString("payload", "").startsWith("pinned elsewhere"),
+                    Duration.ofSeconds(1));
+        } finally {
+            replaceMultihubPolicy(multihubPolicy(peerAPin));
+        }
+    }
+
+    @Test
+    @Order(8)
     void aRedsynLongPollOverHttpsWaitsForItsMessage() throws Exception {
         String joel = node("joel@tls.test");
         String ana = node("ana@tls.test");
@@ -425,7 +547,7 @@ class TlsIT {
     }
 
     @Test
-    @Order(7)
+    @Order(9)
     void theContainerShortcutsStayEngagedUnderTls() throws Exception {
         HttpResponse<String> metrics = get("/metrics", METRICS_TOKEN);
         assertEquals(200, metrics.statusCode(), metrics.body());
@@ -447,7 +569,7 @@ class TlsIT {
     }
 
     @Test
-    @Order(8)
+    @Order(10)
     void noSecretAppearsInTheLogTheDirectoriesTheCommandLineOrTheEndpoints() throws Exception {
         // exercise what reads each remaining secret once: a console login, a JMX login
         HttpResponse<String> console = post("/console/api/login", null, "{\"token\":\"" + OPERATOR_TOKEN + "\"}");
@@ -468,6 +590,7 @@ class TlsIT {
         secrets.put("metrics token", METRICS_TOKEN);
         secrets.put("JMX password", JMX_PASSWORD);
         secrets.put("TLS trust store password", TRUST_PASSWORD);
+        secrets.put("origin's client keystore password", PEER_PASSWORD);
         if (HubServer.database().equals("h2")) {
             secrets.put("database password", DB_PASSWORD);
         }
@@ -475,7 +598,13 @@ class TlsIT {
         Map<String, byte[]> places = new LinkedHashMap<>();
         places.put("hub log", Files.readAllBytes(hub.logFile()));
         addFiles(places, hub.dataDir());
-        payaraRuntimeDir().ifPresent(dir -> addFiles(places, dir));
+        payaraRuntimeDir(hub.pid()).ifPresent(dir -> addFiles(places, dir));
+        // the origin hub holds the connect token (as its peer token) and its client keystore's password
+        places.put("origin log", Files.readAllBytes(origin.logFile()));
+        addFiles(places, origin.dataDir());
+        payaraRuntimeDir(origin.pid()).ifPresent(dir -> addFiles(places, dir));
+        places.put("origin command line", ProcessHandle.of(origin.pid()).flatMap(p -> p.info().commandLine()).orElse("")
+                .getBytes(StandardCharsets.UTF_8));
         String runtimeDir = System.getProperty("hub.runtimeDir");
         if (runtimeDir != null) {
             addFiles(places, Path.of(runtimeDir));
@@ -501,7 +630,7 @@ class TlsIT {
     }
 
     @Test
-    @Order(9)
+    @Order(11)
     void runHubRefusesAKeystoreItCannotUseWithoutEchoingThePassword() throws Exception {
         Path dir = Files.createDirectories(hub.dataDir().resolveSibling("tls-it-refusals-" + ProcessHandle.current().pid()));
         Path keystore = dir.resolve("hub.p12");
@@ -571,9 +700,9 @@ class TlsIT {
     }
 
     /** The temporary directory Payara Micro unpacked itself into (domain.xml lives there), found through the hub's open files. */
-    private static Optional<Path> payaraRuntimeDir() {
+    private static Optional<Path> payaraRuntimeDir(long pid) {
         Pattern runtime = Pattern.compile("^(.*/payaramicro-rt[^/]*)/");
-        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(hub.pid()), "fd"))) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
             return fds.map(fd -> {
                 try {
                     return Files.readSymbolicLink(fd).toString();

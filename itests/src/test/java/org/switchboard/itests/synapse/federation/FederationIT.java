@@ -61,9 +61,9 @@ class FederationIT {
     static final byte[] EVIDENCE = "cross-hub evidence: build 551 is green".getBytes(StandardCharsets.UTF_8);
     static final byte[] PRIVATE = "not for hub-b".getBytes(StandardCharsets.UTF_8);
     private static final List<String> NAMES_A = List.of("ACME/alice", "ACME/alice2", "ACME/alice3", "ACME/alice4",
-            "ACME/alice5", "ACME/uploader");
+            "ACME/alice5", "ACME/uploader", "ACME/alice-many");
     private static final List<String> NAMES_B = List.of("ACME/bob", "ACME/bob-roster", "OTHER/dave", "ACME/reader",
-            "ACME/stranger", "ACME/builder");
+            "ACME/stranger", "ACME/builder", "ACME/bob-many");
 
     private static HubServer hubB;
     private static HubServer hubA;
@@ -271,6 +271,43 @@ class FederationIT {
             bob.expectNone(f -> "chat".equals(f.getString("type", "")) && "Build is green.".equals(f.getString("payload", "")),
                     Duration.ofSeconds(2));
         }
+    }
+
+    @Test
+    void chatsInARowShareReusedPeerConnectionsAndEachArrivesOnce() throws Exception {
+        long reusedBefore = metric(hubA, "synapse_message_forward_reused_total");
+        long openedBefore = metric(hubA, "synapse_message_forward_connections_opened_total");
+        int n = 12;
+        try (SynapseClient bob = onB("ACME/bob-many");
+             SynapseClient alice = onA("ACME/alice-many")) {
+            for (int i = 0; i < n; i++) {
+                alice.send(SynapseClient.frame("chat", "ACME/bob-many@hub-b", "row " + i).add("receipt_requested", true)
+                        .add("client_msg_id", "many-" + i));
+                receiptFor(alice, "accepted"); // one at a time: each forward's connection choice sees the last answer
+            }
+            for (int i = 0; i < n; i++) {
+                String payload = "row " + i;
+                bob.expect(f -> "chat".equals(f.getString("type", "")) && payload.equals(f.getString("payload", "")), WAIT);
+            }
+            bob.expectNone(f -> "chat".equals(f.getString("type", "")) && f.getString("payload", "").startsWith("row "),
+                    Duration.ofSeconds(1));
+        }
+        long reused = metric(hubA, "synapse_message_forward_reused_total") - reusedBefore;
+        long opened = metric(hubA, "synapse_message_forward_connections_opened_total") - openedBefore;
+        assertTrue(reused >= n - 1, "forwards after the first ride a reused connection (ours): " + reused);
+        assertTrue(opened <= 2, "connections opened for " + n + " forwards: " + opened);
+    }
+
+    /** A counter's value on a hub's /metrics. */
+    static long metric(HubServer hub, String name) throws Exception {
+        String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(hub.http("/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Long.parseLong(line.substring(name.length() + 1).strip());
+            }
+        }
+        throw new AssertionError(name + " not on /metrics");
     }
 
     @Test
