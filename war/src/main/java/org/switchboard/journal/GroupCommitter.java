@@ -264,7 +264,9 @@ public final class GroupCommitter implements AutoCloseable {
                         row.phase(), row.sender(), pending.frames.get(o), row.attempts(),
                         row.delivered() ? now : null));
             }
-            sideRows.addAll(pending.sideRows);
+            for (SideRow row : pending.sideRows) {
+                sideRows.add(seqs[i].length == 0 ? row : row.sequenced(seqs[i][0]));
+            }
         }
         // a batch of flush markers alone writes nothing
         if (!events.isEmpty() || !outbox.isEmpty() || !sideRows.isEmpty()) {

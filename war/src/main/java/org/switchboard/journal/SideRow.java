@@ -16,4 +16,13 @@ public interface SideRow {
 
     /** Binds this row's values to {@code insert}, a statement prepared from {@link #statement()}. */
     void bind(PreparedStatement insert) throws SQLException;
+
+    /**
+     * The row to write once the writer has given the events of its append their seqs, {@code firstSeq}
+     * being the first (a row that needs its event's seq, e.g. an inbound forward's result); this one
+     * itself by default. Not called for an append without events.
+     */
+    default SideRow sequenced(long firstSeq) {
+        return this;
+    }
 }

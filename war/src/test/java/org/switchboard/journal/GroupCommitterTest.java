@@ -431,4 +431,37 @@ class GroupCommitterTest {
         sink.committed.forEach(b -> appliedRows.addAll(b.sideRows()));
         assertEquals(List.of(new Row("INSERT nonce", "a"), new Row("INSERT nonce", "c")), appliedRows);
     }
+
+    /** A side row that is written as a copy naming the first seq of its append. */
+    private record SeqRow(String statement, long seq) implements SideRow {
+        @Override
+        public void bind(java.sql.PreparedStatement insert) {
+        }
+
+        @Override
+        public SideRow sequenced(long firstSeq) {
+            return new SeqRow(statement, firstSeq);
+        }
+    }
+
+    @Test
+    void aSideRowIsWrittenAsSequencedByTheFirstSeqOfItsOwnAppend() throws Exception {
+        start(GroupCommitPolicy.DEFAULT, 40);
+        CompletableFuture<long[]> blocker = holdFirstCommit(0);
+        CompletableFuture<long[]> a = committer.submit(List.of(new JournalEvent.Draft("chat", payload(1)),
+                new JournalEvent.Draft("receipt", payload(2))), List.of(), List.of(new SeqRow("INSERT ledger", -1)));
+        CompletableFuture<long[]> b = committer.submit(one("chat", 3), List.of(), List.of(new SeqRow("INSERT ledger", -1)));
+        CompletableFuture<long[]> alone = committer.submit(List.of(), List.of(), List.of(new SeqRow("INSERT ledger", -1)));
+        sink.gate.countDown();
+        blocker.get(5, TimeUnit.SECONDS);
+
+        long first = a.get(5, TimeUnit.SECONDS)[0];
+        long third = b.get(5, TimeUnit.SECONDS)[0];
+        alone.get(5, TimeUnit.SECONDS);
+        List<SideRow> rows = new ArrayList<>();
+        sink.committed.forEach(batch -> rows.addAll(batch.sideRows()));
+        assertEquals(List.of(new SeqRow("INSERT ledger", first), new SeqRow("INSERT ledger", third),
+                new SeqRow("INSERT ledger", -1)), rows, "each row names its own append's first seq; an event-less one stays");
+        assertEquals(first + 2, third);
+    }
 }

@@ -54,10 +54,15 @@ public final class InMemoryJournal implements Journal {
         if (failAppends) {
             return CompletableFuture.failedFuture(new IllegalStateException("append failed"));
         }
+        CompletableFuture<long[]> appended = appendEvents(drafts, rows);
         if (!sideRows.isEmpty()) {
-            sideRowWrites.add(new Write(drafts.stream().map(JournalEvent.Draft::kind).toList(), List.copyOf(sideRows)));
+            long[] seqs = appended.join();
+            // as the group committer: a row of an append with events is written as sequenced by the first seq
+            List<SideRow> written = seqs.length == 0 ? List.copyOf(sideRows)
+                    : sideRows.stream().map(r -> r.sequenced(seqs[0])).toList();
+            sideRowWrites.add(new Write(drafts.stream().map(JournalEvent.Draft::kind).toList(), written));
         }
-        return appendEvents(drafts, rows);
+        return appended;
     }
 
     /** Makes every later append fail (nothing applied). */

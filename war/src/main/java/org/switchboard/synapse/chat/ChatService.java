@@ -200,8 +200,25 @@ public final class ChatService {
         });
     }
 
-    /** What a chat forwarded by a peer hub came to: the §4.4 result object, or the router's refusal text. */
-    public record ForwardedOutcome(String refusal, JsonObject result) {
+    /**
+     * What a chat forwarded by a peer hub came to: the §4.4 result object, or the router's refusal text;
+     * {@code ledgered} tells whether the ledger row that rode with the chat's append holds this very result.
+     */
+    public record ForwardedOutcome(String refusal, JsonObject result, boolean ledgered) {
+        /** An outcome whose result no ledger row holds yet. */
+        public ForwardedOutcome(String refusal, JsonObject result) {
+            this(refusal, result, false);
+        }
+    }
+
+    /**
+     * Makes the receiver's inbound-ledger row that rides in a forwarded chat's own journal append
+     * (issue 18: chat and ledger row commit together, so a crash between them cannot make a retry
+     * deliver the chat twice). {@code resultForSeq} gives the result's JSON text once the chat's seq is
+     * known; null when the ledger cannot ride with the append.
+     */
+    public interface ForwardLedger {
+        org.switchboard.journal.SideRow row(java.util.function.LongFunction<String> resultForSeq);
     }
 
     /**
@@ -212,6 +229,17 @@ public final class ChatService {
      */
     public CompletableFuture<ForwardedOutcome> forwarded(Connection peer, String sender, String target, String payload,
                                                          String origin, String forwardId, String clientMsgId) {
+        return forwarded(peer, sender, target, payload, origin, forwardId, clientMsgId, null);
+    }
+
+    /**
+     * As above; with {@code ledger}, the chat's append also carries the ledger row of the result this
+     * chat is expected to get (its recipients as resolved before the append, every live write
+     * succeeding). The outcome says whether the actual result matched it; when not, the caller amends.
+     */
+    public CompletableFuture<ForwardedOutcome> forwarded(Connection peer, String sender, String target, String payload,
+                                                         String origin, String forwardId, String clientMsgId,
+                                                         ForwardLedger ledger) {
         double now = ctx.frames().now();
         JsonObjectBuilder frame = Jsons.PROVIDER.createObjectBuilder().add("type", "chat").add("sender", sender)
                 .add("target", target).add("payload", payload).add("forwarded_from", origin).add("forward_id", forwardId);
@@ -230,20 +258,35 @@ public final class ChatService {
         String chatJson = ChatStamp.json(built, null, now, cleanId, ctx.frames().hubId(), msgId);
         Outgoing out = new Outgoing(peer, sender, target, chatJson, msgId, null, null, false, now);
         boolean directed = Addressing.isDirectedTarget(target);
-        CompletableFuture<Long> committed = append(out, directed);
+        JsonObject expected = null;
+        List<org.switchboard.journal.SideRow> rows = List.of();
+        if (ledger != null && ctx.hasJournal()) {
+            Recipients predicted = Recipients.resolve(target, sender, ctx.registry(), now);
+            List<String> counted = predicted.directed() ? predicted.live() : predicted.matched();
+            expected = forwardResult(null, msgId, verdict(predicted, counted, Map.of()));
+            String tail = expected.toString().substring(1); // the members after seq, with the closing brace
+            org.switchboard.journal.SideRow row = ledger.row(seq -> "{\"seq\":" + seq + "," + tail);
+            rows = row == null ? List.of() : List.of(row);
+            if (row == null) {
+                expected = null;
+            }
+        }
+        CompletableFuture<Long> committed = append(out, directed, rows);
+        // resolved again after the append is issued, as for a local chat (see routePublic)
         Recipients recipients = Recipients.resolve(target, sender, ctx.registry(), now);
         long deadLetterCount = directed && recipients.live().isEmpty() ? deadLetters.record(target, sender, now) : 0;
         if (ctx.hasJournal()) {
             committed = committed.thenApplyAsync(seq -> seq, ctx.publish());
         }
         CompletableFuture<ForwardedOutcome> outcome = new CompletableFuture<>();
+        JsonObject ledgered = expected;
         committed.whenComplete((seq, error) -> {
             if (error != null) {
                 outcome.complete(new ForwardedOutcome("Chat was not journalled; message dropped.", null));
                 return;
             }
             try {
-                publishForwarded(out, recipients, seq, deadLetterCount, outcome);
+                publishForwarded(out, recipients, seq, deadLetterCount, outcome, ledgered);
             } catch (RuntimeException e) {
                 outcome.completeExceptionally(e);
             }
@@ -252,7 +295,7 @@ public final class ChatService {
     }
 
     private void publishForwarded(Outgoing out, Recipients recipients, Long seq, long deadLetterCount,
-                                  CompletableFuture<ForwardedOutcome> outcome) {
+                                  CompletableFuture<ForwardedOutcome> outcome, JsonObject ledgered) {
         String text = seq == null ? out.chatJson() : withSeq(out.chatJson(), seq);
         history.add(out.chatJson(), seq, out.msgId());
         if (seq != null) {
@@ -289,18 +332,24 @@ public final class ChatService {
                 }
             });
             ReceiptService.Verdict v = verdict(recipients, delivered, wake);
-            JsonObjectBuilder result = Jsons.PROVIDER.createObjectBuilder();
-            if (seq == null) {
-                result.addNull("seq");
-            } else {
-                result.add("seq", seq);
-            }
-            outcome.complete(new ForwardedOutcome(null, result.add("msg_id", out.msgId()).add("delivered", v.delivered())
-                    .add("recipients", JsonFields.array(v.recipients()))
-                    .add("matched_recipients", JsonFields.array(v.matched()))
-                    .add("stale_recipients", JsonFields.array(v.stale()))
-                    .add("reason", v.reason()).add("dead_lettered", v.deadLettered()).build()));
+            JsonObject result = forwardResult(seq == null ? jakarta.json.JsonValue.NULL : Jsons.PROVIDER.createValue(seq),
+                    out.msgId(), v);
+            boolean matches = ledgered != null && ledgered.equals(forwardResult(null, out.msgId(), v));
+            outcome.complete(new ForwardedOutcome(null, result, matches));
         });
+    }
+
+    /** The §4.4 result object of a forwarded chat; without {@code seq} when it is null (the ledger row adds it first). */
+    static JsonObject forwardResult(jakarta.json.JsonValue seq, long msgId, ReceiptService.Verdict v) {
+        JsonObjectBuilder result = Jsons.PROVIDER.createObjectBuilder();
+        if (seq != null) {
+            result.add("seq", seq);
+        }
+        return result.add("msg_id", msgId).add("delivered", v.delivered())
+                .add("recipients", JsonFields.array(v.recipients()))
+                .add("matched_recipients", JsonFields.array(v.matched()))
+                .add("stale_recipients", JsonFields.array(v.stale()))
+                .add("reason", v.reason()).add("dead_lettered", v.deadLettered()).build();
     }
 
     /** One accepted chat on its way out; {@code chatJson} is its stamped compact JSON ({@link ChatStamp}). */
@@ -342,6 +391,11 @@ public final class ChatService {
 
     /** Journals the chat (with its receipt aggregate when asked for); completes with its seq or null. */
     CompletableFuture<Long> append(Outgoing out, boolean directed) {
+        return append(out, directed, List.of());
+    }
+
+    /** As above, with side rows of other tables in the same transaction. */
+    CompletableFuture<Long> append(Outgoing out, boolean directed, List<org.switchboard.journal.SideRow> sideRows) {
         if (!ctx.hasJournal()) {
             return CompletableFuture.completedFuture(null);
         }
@@ -355,7 +409,8 @@ public final class ChatService {
             }
             events.add(new JournalEvent.Draft("delivery_receipt_requested", aggregate.build()));
         }
-        return ctx.journal().append(events, List.of()).thenApply(seqs -> seqs[0]);
+        return (sideRows.isEmpty() ? ctx.journal().append(events, List.of())
+                : ctx.journal().append(events, List.of(), sideRows)).thenApply(seqs -> seqs[0]);
     }
 
     private void publish(Outgoing out, Recipients recipients, Long seq, long deadLetterCount) {

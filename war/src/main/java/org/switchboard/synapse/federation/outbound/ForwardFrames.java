@@ -6,7 +6,6 @@ import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.switchboard.json.Jsons;
 
@@ -29,10 +28,31 @@ public final class ForwardFrames {
     private ForwardFrames() {
     }
 
-    /** A new origin-unique forward id: 32 hex of a random UUID, as the reference does. */
+    /**
+     * A new origin-unique forward id: 32 lower-case hex, as the reference's, but time-ordered (ours,
+     * issue 18 speed): 12 hex of the epoch millisecond, then 20 hex (80 bits) of randomness. A peer
+     * keys its inbound ledger by (origin, forward_id); random keys made every ledger insert dirty its
+     * own page of that index, which the peer's commits then rewrote (its largest cost at saturation),
+     * while ordered keys land side by side at the index's end.
+     */
     public static String newForwardId() {
-        return UUID.randomUUID().toString().replace("-", "");
+        return forwardId(System.currentTimeMillis(), RANDOM);
     }
+
+    /** The forward id of {@link #newForwardId} for {@code epochMillis}, its random part from {@code random}. */
+    static String forwardId(long epochMillis, java.util.Random random) {
+        byte[] noise = new byte[10];
+        random.nextBytes(noise);
+        StringBuilder id = new StringBuilder(32);
+        String millis = Long.toHexString(epochMillis & 0xFFFF_FFFF_FFFFL);
+        id.append("0".repeat(12 - millis.length())).append(millis);
+        for (byte b : noise) {
+            id.append(Character.forDigit((b >> 4) & 0xF, 16)).append(Character.forDigit(b & 0xF, 16));
+        }
+        return id.toString();
+    }
+
+    private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
 
     /** The first frame on a peer connection: a heartbeat under this hub's id, v5, with the peer token when set. */
     public static JsonObject registration(String hubId, String token, double now) {

@@ -82,9 +82,10 @@ public final class ForwardReceiver {
             // a repeat racing its first copy: answer it once the first settled (from the ledger if accepted)
             return running.handle((r, e) -> null).thenCompose(ignored -> receive(peer, origin, policy, frame));
         }
+        LedgerWrite written = new LedgerWrite();
         CompletableFuture<ForwardResult> result;
         try {
-            result = decide(peer, origin, policy, forward);
+            result = decide(peer, origin, policy, forward, written);
         } catch (RuntimeException e) {
             result = CompletableFuture.failedFuture(e);
         }
@@ -97,8 +98,8 @@ public final class ForwardReceiver {
         }).thenApplyAsync(r -> {
             // only accepted chats and requests are remembered (§4.5 step 5); reads and the cancel (idempotent by
             // its mutation_id) are answered afresh. A failed write leaves it unremembered: a retry routes again.
-            if (r.isAccepted() && forward.targeted()) {
-                rememberAccepted(origin, forward, r);
+            if (r.isAccepted() && forward.targeted() && !written.matches) {
+                rememberAccepted(origin, forward, r, written.rode);
             }
             return r;
         }, ctx.blocking()).thenCompose(r -> {
@@ -109,17 +110,30 @@ public final class ForwardReceiver {
         });
     }
 
-    private void rememberAccepted(String origin, ForwardFrame forward, ForwardResult r) {
+    /** What became of a forwarded chat's ledger row that rode with its journal append. */
+    private static final class LedgerWrite {
+        /** A row rode with the chat's append (it is durable once the chat is). */
+        volatile boolean rode;
+        /** ... and holds the result the chat actually got: nothing more to write. */
+        volatile boolean matches;
+    }
+
+    private void rememberAccepted(String origin, ForwardFrame forward, ForwardResult r, boolean amend) {
         try {
-            ledger.record(new InboundLedger.Entry(origin, forward.forwardId(), forward.kind(), forward.digest(),
-                    r.result(), ctx.frames().now()));
+            InboundLedger.Entry entry = new InboundLedger.Entry(origin, forward.forwardId(), forward.kind(),
+                    forward.digest(), r.result(), ctx.frames().now());
+            if (amend) {
+                ledger.amend(entry);
+            } else {
+                ledger.record(entry);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "inbound ledger write failed for a forward from " + origin, e);
         }
     }
 
     private CompletableFuture<ForwardResult> decide(Connection peer, String origin, MultihubPolicy policy,
-                                                    ForwardFrame forward) {
+                                                    ForwardFrame forward, LedgerWrite written) {
         InboundLedger.Entry seen = ledger.find(origin, forward.forwardId());
         if (seen != null) {
             return done(seen.digest().equals(forward.digest())
@@ -150,11 +164,24 @@ public final class ForwardReceiver {
             if (!(forward.body().get("payload") instanceof JsonString payload)) {
                 return done(ForwardResult.refused("invalid_shape", "payload must be a string"));
             }
+            double received = ctx.frames().now();
+            ChatService.ForwardLedger rowWithChat = resultForSeq -> {
+                org.switchboard.journal.SideRow row = ledger.rowWithChat(origin, forward.forwardId(), forward.kind(),
+                        forward.digest(), received, resultForSeq);
+                written.rode = row != null;
+                return row;
+            };
             return chat.forwarded(peer, forward.senderSeat() + "@" + origin, forward.targetSeat(), payload.getString(),
-                    origin, forward.forwardId(), JsonFields.string(forward.body(), "client_msg_id"))
-                    .thenApply(outcome -> outcome.refusal() != null
-                            ? ForwardResult.refused("chat_refused", outcome.refusal())
-                            : ForwardResult.accepted(outcome.result()));
+                    origin, forward.forwardId(), JsonFields.string(forward.body(), "client_msg_id"), rowWithChat)
+                    .thenApply(outcome -> {
+                        if (outcome.refusal() != null) {
+                            // refused before the append (quota) or the append failed: no row was written
+                            written.rode = false;
+                            return ForwardResult.refused("chat_refused", outcome.refusal());
+                        }
+                        written.matches = written.rode && outcome.ledgered();
+                        return ForwardResult.accepted(outcome.result());
+                    });
         }
         return delivery.forward(this, peer, origin, policy, forward, corruptRows.getAsInt() > 0);
     }

@@ -23,6 +23,25 @@ public interface InboundLedger {
      */
     boolean record(Entry entry);
 
+    /**
+     * The row recording an accepted chat forward that rides in the chat's own journal append (issue
+     * 18), its result given by {@code resultForSeq} once the chat's seq is known; null when this ledger
+     * records only after the fact ({@link #record}).
+     */
+    default org.switchboard.journal.SideRow rowWithChat(String origin, String forwardId, String kind, String digest,
+                                                         double receivedAt,
+                                                         java.util.function.LongFunction<String> resultForSeq) {
+        return null;
+    }
+
+    /**
+     * Replaces the result of an entry {@link #rowWithChat} wrote when the forward's actual result
+     * differed from the expected one (a live write failed); returns once durable.
+     */
+    default void amend(Entry entry) {
+        record(entry);
+    }
+
     /** A ledger kept in memory only (unit tests; a hub without a database). */
     static InboundLedger memory() {
         Map<String, Entry> entries = new ConcurrentHashMap<>();

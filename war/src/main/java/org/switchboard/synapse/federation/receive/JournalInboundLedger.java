@@ -32,6 +32,7 @@ public final class JournalInboundLedger implements InboundLedger {
     static final String SELECT = "SELECT kind, request_digest, result_json, received_at FROM federation_inbound"
             + " WHERE ledger_key = ?";
     static final String ALL_KEYS = "SELECT ledger_key FROM federation_inbound";
+    static final String AMEND = "UPDATE federation_inbound SET result_json = ? WHERE ledger_key = ?";
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(JournalInboundLedger.class.getName());
 
     private final Journal journal;
@@ -83,15 +84,83 @@ public final class JournalInboundLedger implements InboundLedger {
 
         @Override
         public void bind(PreparedStatement insert) throws SQLException {
-            String key = InboundForwardEntity.key(entry.origin(), entry.forwardId());
-            insert.setString(1, key);
-            insert.setString(2, entry.origin());
-            insert.setString(3, entry.forwardId());
-            insert.setString(4, entry.kind());
-            insert.setString(5, entry.digest());
-            insert.setString(6, entry.result().toString());
-            insert.setDouble(7, entry.receivedAt());
-            insert.setString(8, key);
+            bindRow(insert, entry.origin(), entry.forwardId(), entry.kind(), entry.digest(), entry.result().toString(),
+                    entry.receivedAt());
+        }
+    }
+
+    /** A ledger row whose result names the seq of the chat it rides with (see {@link SideRow#sequenced}). */
+    record ChatLedgerRow(String origin, String forwardId, String kind, String digest, double receivedAt,
+                         java.util.function.LongFunction<String> resultForSeq) implements SideRow {
+        @Override
+        public String statement() {
+            return INSERT;
+        }
+
+        @Override
+        public void bind(PreparedStatement insert) {
+            // only the sequenced copy is written: an append without its chat event is a caller's error
+            throw new IllegalStateException("an inbound ledger row for a chat rides with the chat's event");
+        }
+
+        @Override
+        public SideRow sequenced(long firstSeq) {
+            String result = resultForSeq.apply(firstSeq);
+            return new SideRow() {
+                @Override
+                public String statement() {
+                    return INSERT;
+                }
+
+                @Override
+                public void bind(PreparedStatement insert) throws SQLException {
+                    bindRow(insert, origin, forwardId, kind, digest, result, receivedAt);
+                }
+            };
+        }
+    }
+
+    /** Binds {@link #INSERT}'s parameters. */
+    static void bindRow(PreparedStatement insert, String origin, String forwardId, String kind, String digest,
+                        String resultJson, double receivedAt) throws SQLException {
+        String key = InboundForwardEntity.key(origin, forwardId);
+        insert.setString(1, key);
+        insert.setString(2, origin);
+        insert.setString(3, forwardId);
+        insert.setString(4, kind);
+        insert.setString(5, digest);
+        insert.setString(6, resultJson);
+        insert.setDouble(7, receivedAt);
+        insert.setString(8, key);
+    }
+
+    @Override
+    public SideRow rowWithChat(String origin, String forwardId, String kind, String digest, double receivedAt,
+                               java.util.function.LongFunction<String> resultForSeq) {
+        keys.add(InboundForwardEntity.key(origin, forwardId)); // before the row can be read
+        return new ChatLedgerRow(origin, forwardId, kind, digest, receivedAt, resultForSeq);
+    }
+
+    @Override
+    public void amend(Entry entry) {
+        String key = InboundForwardEntity.key(entry.origin(), entry.forwardId());
+        String result = entry.result().toString();
+        SideRow update = new SideRow() {
+            @Override
+            public String statement() {
+                return AMEND;
+            }
+
+            @Override
+            public void bind(PreparedStatement statement) throws SQLException {
+                statement.setString(1, result);
+                statement.setString(2, key);
+            }
+        };
+        try {
+            journal.append(List.of(), List.of(), List.of(update)).join();
+        } catch (CompletionException e) {
+            throw new IllegalStateException("inbound ledger amend failed", e.getCause());
         }
     }
 

@@ -73,4 +73,28 @@ class ForwardFramesTest {
         assertEquals(ForwardFrames.Kind.RESULT, refused.kind());
         assertEquals("namespace_not_granted", refused.reasonCode());
     }
+
+    @Test
+    void forwardIdsAre32LowerHexLedByTheirMillisecond() {
+        String id = ForwardFrames.forwardId(0x0123_4567_89ABL, new java.util.Random(7));
+        assertEquals(32, id.length(), id);
+        assertEquals("0123456789ab", id.substring(0, 12));
+        org.junit.jupiter.api.Assertions.assertTrue(id.matches("[0-9a-f]{32}"), id);
+        org.junit.jupiter.api.Assertions.assertTrue(ForwardFrames.newForwardId().matches("[0-9a-f]{32}"));
+    }
+
+    @Test
+    void laterForwardIdsSortAfterEarlierOnesAndNoneRepeat() {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        String previous = "";
+        java.util.Random random = new java.util.Random(11);
+        for (long millis = 1_790_000_000_000L; millis < 1_790_000_000_000L + 20_000; millis++) {
+            String id = ForwardFrames.forwardId(millis, random);
+            org.junit.jupiter.api.Assertions.assertTrue(id.compareTo(previous) > 0, previous + " then " + id);
+            previous = id;
+            seen.add(id);
+            seen.add(ForwardFrames.forwardId(millis, random)); // a second one in the same millisecond
+        }
+        assertEquals(40_000, seen.size());
+    }
 }

@@ -114,4 +114,37 @@ class JournalInboundLedgerTest {
         JournalInboundLedger notLoaded = new JournalInboundLedger(journal, db, load -> { });
         assertEquals("d1", notLoaded.find("hub-a", "f-1").digest());
     }
+
+    @Test
+    void aRowWithTheChatCommitsInTheChatsAppendWithTheChatsSeqInItsResult() throws Exception {
+        journal.append("chat", Json.createObjectBuilder().add("n", 0).build()).join(); // seq 1: not this chat
+        var row = ledger.rowWithChat("hub-a", "f-9", "chat", "d9", 20.0, seq -> "{\"seq\":" + seq + ",\"delivered\":true}");
+        long[] seqs = journal.append(List.of(new org.switchboard.journal.JournalEvent.Draft("chat",
+                Json.createObjectBuilder().add("n", 1).build())), List.of(), List.of(row)).join();
+        assertEquals(List.of("chat"), journal.sideRowWrites().get(0).kinds(), "one transaction with the chat's event");
+        commitSideRows();
+        InboundLedger.Entry found = ledger.find("hub-a", "f-9");
+        assertEquals(new InboundLedger.Entry("hub-a", "f-9", "chat", "d9", result(seqs[0]), 20.0), found);
+        assertEquals(2, seqs[0]);
+    }
+
+    @Test
+    void anAmendReplacesTheResultOfARowThatRodeWithItsChat() throws Exception {
+        var row = ledger.rowWithChat("hub-a", "f-9", "chat", "d9", 20.0, seq -> "{\"seq\":" + seq + ",\"delivered\":true}");
+        journal.append(List.of(new org.switchboard.journal.JournalEvent.Draft("chat",
+                Json.createObjectBuilder().add("n", 1).build())), List.of(), List.of(row)).join();
+        commitSideRows();
+        JsonObject actual = Json.createObjectBuilder().add("seq", 1).add("delivered", false).build();
+        ledger.amend(new InboundLedger.Entry("hub-a", "f-9", "chat", "d9", actual, 21.0));
+        commitSideRows();
+        assertEquals(actual, ledger.find("hub-a", "f-9").result());
+        assertEquals("d9", ledger.find("hub-a", "f-9").digest(), "only the result changes");
+    }
+
+    @Test
+    void aRowForAChatCannotBeWrittenWithoutItsChat() {
+        var row = ledger.rowWithChat("hub-a", "f-9", "chat", "d9", 20.0, seq -> "{}");
+        journal.append(List.of(), List.of(), List.of(row)).join();
+        assertThrows(IllegalStateException.class, this::commitSideRows);
+    }
 }
