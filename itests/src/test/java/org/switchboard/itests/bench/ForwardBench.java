@@ -43,6 +43,9 @@ import org.switchboard.itests.support.RawWebSocket;
  * registers with a mailbox replay from the last seq seen so none that arrived before it is missed).
  * Every line carries the CPU time of both hubs per forwarded chat and the load average.
  * {@code bench.jfr=/dir} records a JFR profile of both hubs during the measured saturated phase.
+ * {@code bench.hub-war=/path/switchboard.war} runs both hubs on another build of the application (a
+ * before/after pair run back to back from one checkout; Payara Micro takes the context root from the
+ * file name, so it must be {@code switchboard.war}).
  */
 class ForwardBench {
 
@@ -69,13 +72,14 @@ class ForwardBench {
         Files.deleteIfExists(policy);
         Files.createFile(policy, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(policy, POLICY, StandardCharsets.UTF_8);
-        try (HubServer hubB = HubServer.start(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", TOKEN,
+        String war = System.getProperty("bench.hub-war", "");
+        try (HubServer hubB = HubServer.start(withWar(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", TOKEN,
                 "HUB_MULTIHUB_POLICY", policy.toAbsolutePath().toString(), "HUB_JAVA_OPTS", jvm,
-                "HUB_MAX_CLIENTS_PER_HOST", "0", "HUB_MAX_CLIENTS", "4096", "HUB_PRIVATE_DIRECTED_MESSAGES", "true"));
-             HubServer hubA = HubServer.start(HubServer.env("HUB_ID", "hub-a", "HUB_JAVA_OPTS", jvm,
+                "HUB_MAX_CLIENTS_PER_HOST", "0", "HUB_MAX_CLIENTS", "4096", "HUB_PRIVATE_DIRECTED_MESSAGES", "true"), war));
+             HubServer hubA = HubServer.start(withWar(HubServer.env("HUB_ID", "hub-a", "HUB_JAVA_OPTS", jvm,
                 "HUB_MESSAGE_PEERS", "hub-b=ws://127.0.0.1:" + hubB.port() + "/", "HUB_MESSAGE_PEER_TOKEN", TOKEN,
                 "HUB_MESSAGE_FORWARD_MAX_BACKOFF_SECONDS", System.getProperty("bench.max-backoff", "300"),
-                "HUB_PRIVATE_DIRECTED_MESSAGES", "true"))) {
+                "HUB_PRIVATE_DIRECTED_MESSAGES", "true"), war))) {
             List<Pair> all = new ArrayList<>();
             for (int i = 0; i < pairs; i++) {
                 all.add(new Pair(hubA.port(), hubB.port(), i));
@@ -202,6 +206,15 @@ class ForwardBench {
     }
 
     /** Phase 3: the peer down while the chats queue, then back; every chat counted at the recipient. */
+    /** {@code env} with {@code HUB_WAR} set when {@code war} names another build. */
+    private static java.util.Map<String, String> withWar(java.util.Map<String, String> env, String war) {
+        java.util.Map<String, String> out = new java.util.HashMap<>(env);
+        if (!war.isEmpty()) {
+            out.put("HUB_WAR", war);
+        }
+        return out;
+    }
+
     private void outage(HubServer hubA, HubServer hubB, int count, int seconds) throws Exception {
         hubB.stop();
         Cpu cpu = new Cpu(hubA, null);
