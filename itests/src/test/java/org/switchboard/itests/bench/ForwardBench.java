@@ -95,9 +95,13 @@ class ForwardBench {
                 HubProcess.jcmd(hubB.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-b.jfr");
             }
             Cpu cpu = new Cpu(hubA, hubB);
+            DeliveryBench.JournalCounters journalA = DeliveryBench.JournalCounters.read(hubA);
+            DeliveryBench.JournalCounters journalB = DeliveryBench.JournalCounters.read(hubB);
             long started = System.nanoTime();
             long measured = saturated(all, window, chats / pairs, 0);
             long elapsed = System.nanoTime() - started;
+            String journals = "origin journal " + DeliveryBench.JournalCounters.read(hubA).since(journalA)
+                    + "; receiver journal " + DeliveryBench.JournalCounters.read(hubB).since(journalB);
             if (!jfr.isEmpty()) {
                 HubProcess.jcmd(hubA.pid(), "JFR.stop", "name=fwd");
                 HubProcess.jcmd(hubB.pid(), "JFR.stop", "name=fwd");
@@ -106,6 +110,7 @@ class ForwardBench {
             System.out.printf("ForwardBench saturated: %d pairs, window %d, %d forwarded chats in %.2f s = %.0f chats/s;"
                     + " send->receive %s; %s%n", pairs, window, measured, elapsed / 1e9, perSecond,
                     new Percentiles(latencies(all), (int) Math.min(measured, Integer.MAX_VALUE)).summary(), cpu.per(measured, elapsed));
+            System.out.printf("ForwardBench saturated: %s%n", journals);
 
             // phase 2: latency at half that rate
             double paced = rate > 0 ? rate : perSecond / 2;
