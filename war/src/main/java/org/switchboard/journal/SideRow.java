@@ -20,7 +20,9 @@ public interface SideRow {
     /**
      * The row to write once the writer has given the events of its append their seqs, {@code firstSeq}
      * being the first (a row that needs its event's seq, e.g. an inbound forward's result); this one
-     * itself by default. Not called for an append without events.
+     * itself by default. Not called for an append without events. Called on the journal's writer
+     * thread outside the commit's failure handling, so it must not throw: defer real work to
+     * {@link #bind}.
      */
     default SideRow sequenced(long firstSeq) {
         return this;

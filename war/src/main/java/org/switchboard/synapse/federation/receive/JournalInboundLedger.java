@@ -105,7 +105,6 @@ public final class JournalInboundLedger implements InboundLedger {
 
         @Override
         public SideRow sequenced(long firstSeq) {
-            String result = resultForSeq.apply(firstSeq);
             return new SideRow() {
                 @Override
                 public String statement() {
@@ -114,7 +113,8 @@ public final class JournalInboundLedger implements InboundLedger {
 
                 @Override
                 public void bind(PreparedStatement insert) throws SQLException {
-                    bindRow(insert, origin, forwardId, kind, digest, result, receivedAt);
+                    // built here, inside the writer's commit: a failure fails the batch, never the writer
+                    bindRow(insert, origin, forwardId, kind, digest, resultForSeq.apply(firstSeq), receivedAt);
                 }
             };
         }
