@@ -12,7 +12,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Registers a JVM shutdown hook at deployment that starts a {@link ShutdownDeadline}, so a stop
  * signal ends the hub within {@code switchboard.shutdown.grace-seconds} however slow the container's
- * undeploy is. An undeploy without a JVM exit removes the hook again.
+ * undeploy is. An undeploy without a JVM exit removes the hook again; one during a JVM exit lets
+ * {@link FinalStopLine} keep Payara Micro's last log line formattable.
  */
 @ApplicationScoped
 public class ShutdownGuard {
@@ -24,8 +25,15 @@ public class ShutdownGuard {
     int graceSeconds;
 
     private Thread hook;
+    private final FinalStopLine stopLine = FinalStopLine.payaraMicro();
 
     void register(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
+        // before the deadline's early return: the stop line does not depend on the deadline
+        LOG.info(stopLine.prepare()
+                ? "shutdown: final-stop-line engaged (Payara Micro's logger " + FinalStopLine.PAYARA_MICRO_LOGGER
+                        + " found): its last line at a JVM exit is formatted without HK2"
+                : "shutdown: final-stop-line not engaged (no " + FinalStopLine.PAYARA_MICRO_LOGGER
+                        + " logger: not Payara Micro); the server's log formatters stay as they are");
         ShutdownDeadline deadline = new ShutdownDeadline(Duration.ofSeconds(graceSeconds),
                 Runtime.getRuntime()::halt, System.err);
         if (!deadline.enabled()) {
@@ -40,13 +48,27 @@ public class ShutdownGuard {
 
     @PreDestroy
     void unregister() {
-        if (hook == null) {
-            return;
-        }
+        stopLine.undeployed(jvmExiting(hook));
+    }
+
+    /**
+     * Removes {@code hook} (when there is one) and tells whether the JVM is exiting: the JDK refuses
+     * every change to its shutdown hooks once they have started. Without a hook a throwaway one probes.
+     */
+    static boolean jvmExiting(Thread hook) {
+        Runtime runtime = Runtime.getRuntime();
         try {
-            Runtime.getRuntime().removeShutdownHook(hook);
+            if (hook != null) {
+                runtime.removeShutdownHook(hook);
+            } else {
+                Thread probe = new Thread("switchboard-exit-probe");
+                runtime.addShutdownHook(probe);
+                runtime.removeShutdownHook(probe);
+            }
+            return false;
         } catch (IllegalStateException stopping) {
-            // the JVM is exiting: the hook has run (or is running) and its deadline stands
+            // the JVM is exiting: the deadline's hook has run (or is running) and its deadline stands
+            return true;
         }
     }
 }

@@ -18,6 +18,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.Mutation;
 import org.switchboard.synapse.idempotency.MutationCommit;
@@ -381,28 +382,17 @@ public final class Blackboard {
                 lock.readLock().unlock();
             }
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-            lock.writeLock().lock();
-            try {
-                for (JsonValue value : part.getJsonArray("tasks")) {
-                    LedgerTask t = LedgerTask.fromProjection(value.asJsonObject());
-                    if (t == null) {
-                        throw new IllegalArgumentException("board snapshot part: a task without id");
-                    }
-                    tasks.put(t.taskId(), t);
+            JsonObject part = SnapshotText.object(text);
+            SnapshotText.locked(lock.writeLock(), () -> {
+                try {
+                    SnapshotText.eachObject(part, "tasks", LedgerTask::fromProjection,
+                            "board snapshot part: a task without id", t -> tasks.put(t.taskId(), t));
+                    SnapshotText.eachObject(part, "progress", ProgressNote::fromProjection,
+                            "board snapshot part: an unreadable progress note", progress::add);
+                } catch (ClassCastException | NullPointerException e) {
+                    throw new IllegalArgumentException("board snapshot part: " + e, e);
                 }
-                for (JsonValue value : part.getJsonArray("progress")) {
-                    ProgressNote n = ProgressNote.fromProjection(value.asJsonObject());
-                    if (n == null) {
-                        throw new IllegalArgumentException("board snapshot part: an unreadable progress note");
-                    }
-                    progress.add(n);
-                }
-            } catch (ClassCastException | NullPointerException e) {
-                throw new IllegalArgumentException("board snapshot part: " + e, e);
-            } finally {
-                lock.writeLock().unlock();
-            }
+            });
         });
     }
 }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.synapse.idempotency.CommitFailedException;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.Mutation;
@@ -252,15 +253,12 @@ public final class CapabilityRegistry {
                 return PROVIDER.createObjectBuilder().add("persistent", all).build().toString();
             }
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             synchronized (CapabilityRegistry.this) {
                 try {
-                    for (JsonValue value : part.getJsonArray("persistent")) {
-                        JsonObject e = value.asJsonObject();
-                        persistent.put(e.getString("agent"), new Entry(e.getJsonObject("card"),
-                                e.getJsonNumber("advertised_at").doubleValue(), e.getString("advertised_by"),
-                                e.getBoolean("dispatchable")));
-                    }
+                    SnapshotText.eachObject(part, "persistent", e -> persistent.put(e.getString("agent"),
+                            new Entry(e.getJsonObject("card"), e.getJsonNumber("advertised_at").doubleValue(),
+                                    e.getString("advertised_by"), e.getBoolean("dispatchable"))));
                 } catch (ClassCastException | NullPointerException e) {
                     throw new IllegalArgumentException("capabilities snapshot part: " + e, e);
                 }

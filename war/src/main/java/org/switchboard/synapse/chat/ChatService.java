@@ -1,5 +1,6 @@
 package org.switchboard.synapse.chat;
 
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -647,14 +648,11 @@ public final class ChatService {
             return Jsons.PROVIDER.createObjectBuilder().add("msg_id", msgIds.get()).add("history", entries)
                     .build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
                 msgIds.accumulateAndGet(part.getJsonNumber("msg_id").longValueExact(), Math::max);
-                for (jakarta.json.JsonValue value : part.getJsonArray("history")) {
-                    jakarta.json.JsonArray entry = value.asJsonArray();
-                    history.restore(entry.getString(2), entry.getJsonNumber(0).longValueExact(),
-                            entry.getJsonNumber(1).longValueExact());
-                }
+                SnapshotText.eachArray(part, "history", entry -> history.restore(entry.getString(2),
+                        entry.getJsonNumber(0).longValueExact(), entry.getJsonNumber(1).longValueExact()));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("chat snapshot part: " + e, e);
             }

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.synapse.board.ProgressNote;
 import org.switchboard.synapse.idempotency.CommitFailedException;
 import org.switchboard.synapse.idempotency.HubReply;
@@ -837,24 +838,18 @@ public final class ClaimBook {
                 lock.readLock().unlock();
             }
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-            lock.writeLock().lock();
-            try {
-                for (JsonValue value : part.getJsonArray("claims")) {
-                    TaskClaim c = TaskClaim.fromSnapshot(value.asJsonObject());
-                    if (c == null) {
-                        throw new IllegalArgumentException("claims snapshot part: a claim without task id or owner");
-                    }
-                    put(c);
+            JsonObject part = SnapshotText.object(text);
+            SnapshotText.locked(lock.writeLock(), () -> {
+                try {
+                    SnapshotText.eachObject(part, "claims", TaskClaim::fromSnapshot,
+                            "claims snapshot part: a claim without task id or owner", c -> put(c));
+                    lastEpoch = Math.max(lastEpoch, part.getJsonNumber("last_epoch").longValueExact());
+                    part.getJsonObject("retained_checkpoints").forEach((task, checkpoint) ->
+                            retainedCheckpoints.put(task, ((jakarta.json.JsonString) checkpoint).getString()));
+                } catch (ClassCastException | NullPointerException | ArithmeticException e) {
+                    throw new IllegalArgumentException("claims snapshot part: " + e, e);
                 }
-                lastEpoch = Math.max(lastEpoch, part.getJsonNumber("last_epoch").longValueExact());
-                part.getJsonObject("retained_checkpoints").forEach((task, checkpoint) ->
-                        retainedCheckpoints.put(task, ((jakarta.json.JsonString) checkpoint).getString()));
-            } catch (ClassCastException | NullPointerException | ArithmeticException e) {
-                throw new IllegalArgumentException("claims snapshot part: " + e, e);
-            } finally {
-                lock.writeLock().unlock();
-            }
+            });
         });
     }
 }

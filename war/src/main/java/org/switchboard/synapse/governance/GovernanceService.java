@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.json.Jsons;
 import org.switchboard.logging.LogSafe;
 import org.switchboard.synapse.Connection;
@@ -611,13 +612,11 @@ public final class GovernanceService {
             }
             return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("guard_acks", acks).build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
-                for (jakarta.json.JsonValue value : part.getJsonArray("guard_acks")) {
-                    jakarta.json.JsonArray a = value.asJsonArray();
-                    guardAcks.put(a.getString(0), new GuardAck(a.getJsonNumber(1).longValueExact(), a.getString(2),
-                            a.getString(3), a.getJsonNumber(4).doubleValue(), a.getString(5)));
-                }
+                SnapshotText.eachArray(part, "guard_acks", a -> guardAcks.put(a.getString(0),
+                        new GuardAck(a.getJsonNumber(1).longValueExact(), a.getString(2), a.getString(3),
+                                a.getJsonNumber(4).doubleValue(), a.getString(5))));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("governance snapshot part: " + e, e);
             }

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 
 /**
  * Rules of {@code idem_key} (synapse-core §15): the operation-key namespace, replay of a stored
@@ -234,18 +235,16 @@ public final class IdempotencyLedger {
             }
             return PROVIDER.createObjectBuilder().add("store", stored).add("recent", cached).build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
                 if (store != null) {
-                    for (JsonValue value : part.getJsonArray("store")) {
-                        store.put(record(value.asJsonObject()));
-                    }
+                    SnapshotText.eachObject(part, "store", o -> store.put(record(o)));
                 }
                 synchronized (recent) {
-                    for (JsonValue value : part.getJsonArray("recent")) {
-                        OperationRecord r = record(value.asJsonObject());
+                    SnapshotText.eachObject(part, "recent", o -> {
+                        OperationRecord r = record(o);
                         recent.put(r.operationKey(), r);
-                    }
+                    });
                 }
             } catch (ClassCastException | NullPointerException | ArithmeticException e) {
                 throw new IllegalArgumentException("idempotency snapshot part: " + e, e);

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.mailbox;
 
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -386,7 +387,7 @@ public final class MailboxService {
                     .add("tracked", touched).add("size_pruned_through", directed.sizePrunedThrough())
                     .add("directed", chats).build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
                 highestSeq.accumulateAndGet(part.getJsonNumber("highest_seq").longValueExact(), Math::max);
                 part.getJsonObject("watermarks").forEach((identity, seq) ->
@@ -395,10 +396,8 @@ public final class MailboxService {
                         tracked.put(identity, ((jakarta.json.JsonNumber) at).doubleValue()));
                 directed.restorePruned(part.getJsonNumber("size_pruned_through").longValueExact());
                 // after the watermarks: the index files each chat only under names still behind it
-                for (jakarta.json.JsonValue value : part.getJsonArray("directed")) {
-                    jakarta.json.JsonArray chat = value.asJsonArray();
-                    directed.restore(chat.getJsonNumber(0).longValueExact(), chat.getString(1), chat.getString(2));
-                }
+                SnapshotText.eachArray(part, "directed", chat ->
+                        directed.restore(chat.getJsonNumber(0).longValueExact(), chat.getString(1), chat.getString(2)));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("mailbox snapshot part: " + e, e);
             }

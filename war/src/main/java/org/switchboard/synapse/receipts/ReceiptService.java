@@ -1,5 +1,6 @@
 package org.switchboard.synapse.receipts;
 
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -293,14 +294,12 @@ public final class ReceiptService {
             }
             return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("pending", all).build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
-                for (jakarta.json.JsonValue value : part.getJsonArray("pending")) {
-                    JsonObject p = value.asJsonObject();
-                    pending.add(new PendingReceipts.Pending(p.getJsonNumber("seq").longValueExact(),
-                            JsonFields.string(p, "sender"), JsonFields.string(p, "target"),
-                            p.getJsonNumber("message_id").longValueExact(), JsonFields.string(p, "client_msg_id")));
-                }
+                SnapshotText.eachObject(part, "pending", p -> pending.add(new PendingReceipts.Pending(
+                        p.getJsonNumber("seq").longValueExact(), JsonFields.string(p, "sender"),
+                        JsonFields.string(p, "target"), p.getJsonNumber("message_id").longValueExact(),
+                        JsonFields.string(p, "client_msg_id"))));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("receipts snapshot part: " + e, e);
             }

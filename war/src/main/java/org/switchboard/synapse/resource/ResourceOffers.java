@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.switchboard.journal.JournalEvent;
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.synapse.idempotency.CommitFailedException;
 import org.switchboard.synapse.idempotency.HubReply;
 import org.switchboard.synapse.idempotency.Mutation;
@@ -169,16 +170,11 @@ public final class ResourceOffers {
                 return PROVIDER.createObjectBuilder().add("offers", all).build().toString();
             }
         }, text -> {
-            jakarta.json.JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            jakarta.json.JsonObject part = SnapshotText.object(text);
             synchronized (ResourceOffers.this) {
                 try {
-                    for (JsonValue value : part.getJsonArray("offers")) {
-                        ResourceOffer offer = ResourceOffer.fromPayload(value.asJsonObject());
-                        if (offer == null) {
-                            throw new IllegalArgumentException("resources snapshot part: an offer without agent, kind or name");
-                        }
-                        put(offer);
-                    }
+                    SnapshotText.eachObject(part, "offers", ResourceOffer::fromPayload,
+                            "resources snapshot part: an offer without agent, kind or name", offer -> put(offer));
                 } catch (ClassCastException | NullPointerException e) {
                     throw new IllegalArgumentException("resources snapshot part: " + e, e);
                 }

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.federation.outbound;
 
+import org.switchboard.journal.snapshot.SnapshotText;
 import org.switchboard.synapse.wire.BoundedText;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -236,13 +237,11 @@ public final class ForwardedDeliveries implements RemoteDeliveries {
                     .add("sender", r.sender()).add("target", r.target())));
             return org.switchboard.json.Jsons.PROVIDER.createObjectBuilder().add("routes", all).build().toString();
         }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
+            JsonObject part = SnapshotText.object(text);
             try {
-                for (jakarta.json.JsonValue value : part.getJsonArray("routes")) {
-                    JsonObject r = value.asJsonObject();
-                    routes.putIfAbsent(r.getString("operation_key"), new Route(r.getString("operation_key"),
-                            r.getString("peer_hub"), r.getString("sender"), r.getString("target")));
-                }
+                SnapshotText.eachObject(part, "routes", r -> routes.putIfAbsent(r.getString("operation_key"),
+                        new Route(r.getString("operation_key"), r.getString("peer_hub"), r.getString("sender"),
+                                r.getString("target"))));
             } catch (RuntimeException e) {
                 throw new IllegalArgumentException("forwarded_deliveries snapshot part: " + e, e);
             }
