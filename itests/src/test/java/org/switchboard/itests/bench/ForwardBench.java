@@ -42,7 +42,8 @@ import org.switchboard.itests.support.RawWebSocket;
  * it was ready the last one arrived and how many arrived twice (counted at the recipient, which
  * registers with a mailbox replay from the last seq seen so none that arrived before it is missed).
  * Every line carries the CPU time of both hubs per forwarded chat and the load average.
- * {@code bench.jfr=/dir} records a JFR profile of both hubs during the measured saturated phase.
+ * {@code bench.jfr=/dir} records a JFR profile of both hubs during the measured saturated phase,
+ * {@code bench.jfr-latency=/dir} one during the measured paced phase.
  * {@code bench.hub-war=/path/switchboard.war} runs both hubs on another build of the application (a
  * before/after pair run back to back from one checkout; Payara Micro takes the context root from the
  * file name, so it must be {@code switchboard.war}).
@@ -115,13 +116,27 @@ class ForwardBench {
             // phase 2: latency at half that rate
             double paced = rate > 0 ? rate : perSecond / 2;
             pacedRun(all, paced, Math.max(1, latencyChats / 4 / pairs));
+            String jfrLatency = System.getProperty("bench.jfr-latency", "");
+            if (!jfrLatency.isEmpty()) {
+                HubProcess.jcmd(hubA.pid(), "JFR.start", "name=fwdpaced", "settings=profile", "filename=" + jfrLatency + "/hub-a.jfr");
+                HubProcess.jcmd(hubB.pid(), "JFR.start", "name=fwdpaced", "settings=profile", "filename=" + jfrLatency + "/hub-b.jfr");
+            }
             cpu = new Cpu(hubA, hubB);
+            journalA = DeliveryBench.JournalCounters.read(hubA);
+            journalB = DeliveryBench.JournalCounters.read(hubB);
             started = System.nanoTime();
             long[] samples = pacedRun(all, paced, latencyChats / pairs);
             elapsed = System.nanoTime() - started;
+            journals = "origin journal " + DeliveryBench.JournalCounters.read(hubA).since(journalA)
+                    + "; receiver journal " + DeliveryBench.JournalCounters.read(hubB).since(journalB);
+            if (!jfrLatency.isEmpty()) {
+                HubProcess.jcmd(hubA.pid(), "JFR.stop", "name=fwdpaced");
+                HubProcess.jcmd(hubB.pid(), "JFR.stop", "name=fwdpaced");
+            }
             System.out.printf("ForwardBench latency: %d forwarded chats offered at %.0f/s, done in %.2f s; scheduled send->receive %s; %s%n",
                     samples.length, paced, elapsed / 1e9, new Percentiles(samples, samples.length).summary(),
                     cpu.per(samples.length, elapsed));
+            System.out.printf("ForwardBench latency: %s%n", journals);
             for (Pair pair : all) {
                 assertEquals(0, pair.errors.get(), "error frames seen by " + pair.sender + ": " + pair.lastError);
                 assertEquals(0, pair.duplicates.get(), "chats received twice by " + pair.recipient);
@@ -210,7 +225,6 @@ class ForwardBench {
         return samples;
     }
 
-    /** Phase 3: the peer down while the chats queue, then back; every chat counted at the recipient. */
     /** {@code env} with {@code HUB_WAR} set when {@code war} names another build. */
     private static java.util.Map<String, String> withWar(java.util.Map<String, String> env, String war) {
         java.util.Map<String, String> out = new java.util.HashMap<>(env);
@@ -220,6 +234,7 @@ class ForwardBench {
         return out;
     }
 
+    /** Phase 3: the peer down while the chats queue, then back; every chat counted at the recipient. */
     private void outage(HubServer hubA, HubServer hubB, int count, int seconds) throws Exception {
         hubB.stop();
         Cpu cpu = new Cpu(hubA, null);

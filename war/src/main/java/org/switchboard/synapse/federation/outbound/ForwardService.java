@@ -53,6 +53,8 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
     private final Map<String, java.util.Queue<String>> directWaiting = new java.util.concurrent.ConcurrentHashMap<>();
     /** Peers whose last attempt got no answer (their waiting entries are re-queued at the next answer). */
     private final java.util.Set<String> peersDown = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Per peer, a count of its answers (any forward's): an attempt that failed while it grew failed with the peer up. */
+    private final Map<String, java.util.concurrent.atomic.AtomicLong> answers = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The private error of a chat refused by the hub-wide cap [OURS wording, in the style of §4.6's refusals]. */
     public static final String HUB_QUEUE_FULL = "Forward queue of this hub is full; try again once it drains";
@@ -279,6 +281,9 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             settle(e, ForwardEntry.REFUSED, e.attempts(), null, null, "peer_not_configured", "", first);
             return;
         }
+        java.util.concurrent.atomic.AtomicLong answered = answers.computeIfAbsent(e.peer(),
+                p -> new java.util.concurrent.atomic.AtomicLong());
+        long answeredBefore = answered.get();
         ForwardFrames.Answer answer;
         try {
             JsonObject frame = client.exchange(peer, ForwardFrames.registration(ctx.frames().hubId(), token, now),
@@ -296,9 +301,13 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
             case RESULT -> settle(e, answer.disposition(), attempts, answer.result(), answer.answeringHub(),
                     answer.reasonCode(), answer.detail(), first);
             case REJECTED -> settle(e, ForwardEntry.REFUSED, attempts, null, null, "peer_rejected", "", first);
-            default -> failed(e, attempts, first);
+            // the peer answered another forward while this one failed (e.g. an attempt that hung on the
+            // peer's restart and timed out after its return had re-queued the rest): retry soon, not after
+            // the back-off, which no later answer would cut short once the others are settled
+            default -> failed(e, attempts, first, answered.get() != answeredBefore);
         }
         if (answer.kind() != ForwardFrames.Kind.INVALID) {
+            answered.incrementAndGet();
             peerAnswered(e.peer()); // after the settlement: this entry is not pending any more
         }
     }
@@ -339,8 +348,8 @@ public final class ForwardService implements RemoteChats, org.switchboard.synaps
         });
     }
 
-    private void failed(ForwardEntry e, int attempts, boolean first) {
-        long delay = ForwardBackoff.delaySeconds(attempts, peers.maxBackoffSeconds());
+    private void failed(ForwardEntry e, int attempts, boolean first, boolean peerUp) {
+        long delay = peerUp ? 1 : ForwardBackoff.delaySeconds(attempts, peers.maxBackoffSeconds());
         ForwardEntry next = e.failed(attempts, ctx.frames().now() + delay);
         ctx.journal().append(List.of(ForwardJournal.failed(next)), List.of()).join();
         outbox.update(e.forwardId(), x -> x.pending() ? next : x);

@@ -26,12 +26,18 @@ class ForwardServiceTest {
         final Deque<JsonObject> answers = new ArrayDeque<>();
         final List<JsonObject> forwards = new ArrayList<>();
         final List<JsonObject> registrations = new ArrayList<>();
+        /** Run inside the next exchanges, one each (null: nothing), before its answer is taken. */
+        final Deque<Runnable> during = new ArrayDeque<>();
 
         @Override
         public JsonObject exchange(MessagePeers.Peer peer, JsonObject registration, JsonObject forward, String forwardId)
                 throws IOException {
             registrations.add(registration);
             forwards.add(forward);
+            Runnable meanwhile = during.poll();
+            if (meanwhile != null) {
+                meanwhile.run(); // what happens elsewhere while this exchange is under way
+            }
             JsonObject next = answers.isEmpty() ? null : answers.poll();
             if (next == null) {
                 throw new IOException("connection refused");
@@ -507,5 +513,32 @@ class ForwardServiceTest {
         assertEquals(1, scheduled.size(), "no new queue item");
         assertEquals(3, peer.forwards.size());
         assertNull(service.outbox().get(overdue), "settled without its late queue item");
+    }
+
+    @Test
+    void anAttemptThatFailsWhileThePeerAnswersAnotherIsRetriedSoonNotAfterItsBackOff() {
+        List<Runnable> running = new ArrayList<>();
+        service.directAttempts(running::add, 2);
+        TestHub.Client alice = alice();
+        plainChat(alice, "ACME/bob@hub-b", "one");
+        running.get(0).run(); // no answer: 1 s
+        String slow = scheduled.get(0).forwardId();
+        for (int wait = 1; wait <= 4; wait *= 2) { // the peer stays down: then 2, 4, 8 s (the TTL here is 60 s)
+            test.advance(wait);
+            service.attempt(slow);
+        }
+        assertEquals(8000, scheduled.get(scheduled.size() - 1).delayMillis());
+        test.advance(8);
+        // the fifth attempt hangs on the restarting peer; meanwhile the peer is back and answers "two"
+        plainChat(alice, "ACME/bob@hub-b", "two");
+        Runnable two = running.get(running.size() - 1);
+        peer.during.add(() -> {
+            peer.answers.add(accepted());
+            two.run();
+        });
+        service.attempt(slow); // then times out: the answer to "two" came after it started
+        assertEquals(new Scheduled(slow, 1000), scheduled.get(scheduled.size() - 1),
+                "retried in 1 s, not after the 16 s back-off");
+        assertEquals(1, service.outbox().pending().size(), "only the slow one is left");
     }
 }
