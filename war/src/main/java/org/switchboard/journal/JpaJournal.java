@@ -55,6 +55,12 @@ public class JpaJournal implements Journal {
      * {@link FileCompactionStats} for why young chunks are left alone.
      */
     public static final String COMPACT_ABOVE_CHUNKS_KEY = "hub.journal.compact-above-chunks";
+    /**
+     * The shortest wait of a small commit batch for more appends, in microseconds (environment
+     * {@code HUB_JOURNAL_COMMIT_LINGER_FLOOR_MICROS}; 0, the default, keeps the wait at the previous
+     * commit's time capped at 1 ms). See {@link GroupCommitPolicy}.
+     */
+    public static final String LINGER_FLOOR_KEY = "hub.journal.commit-linger-floor-micros";
     /** Chunks filled below this percentage are rewritten. */
     static final int COMPACT_FILL_RATE = 80;
     /**
@@ -94,6 +100,10 @@ public class JpaJournal implements Journal {
     @ConfigProperty(name = COMPACT_ABOVE_CHUNKS_KEY, defaultValue = "4096")
     int compactAboveChunks;
 
+    @Inject
+    @ConfigProperty(name = LINGER_FLOOR_KEY, defaultValue = "0")
+    long lingerFloorMicros;
+
     private final FileCompactionStats compactionStats = new FileCompactionStats();
 
     private JournalReader reader;
@@ -131,7 +141,14 @@ public class JpaJournal implements Journal {
         reader.alreadyQuarantined(store.quarantinedStillPresent());
         long lastSeq = store.maxSeq();
         completions = Executors.newSingleThreadExecutor(ownThreads);
-        committer = new GroupCommitter(GroupCommitPolicy.DEFAULT, store::write, completions,
+        if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
+            throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
+        }
+        GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000);
+        if (lingerFloorMicros > 0) {
+            LOG.info(() -> "journal: a small commit batch waits at least " + lingerFloorMicros + " us for more (" + LINGER_FLOOR_KEY + ")");
+        }
+        committer = new GroupCommitter(policy, store::write, completions,
                 JpaJournal::now, lastSeq, store.maxOutboxOrder());
         committer.start(ownThreads);
         LOG.info(() -> "journal open: hub_id " + hubId + ", last seq " + lastSeq

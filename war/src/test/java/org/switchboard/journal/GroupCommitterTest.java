@@ -464,4 +464,16 @@ class GroupCommitterTest {
                 new SeqRow("INSERT ledger", -1)), rows, "each row names its own append's first seq; an event-less one stays");
         assertEquals(first + 2, third);
     }
+
+    @Test
+    void aLingerFloorHoldsASmallBatchEvenAfterAFastCommit() {
+        GroupCommitPolicy plain = GroupCommitPolicy.DEFAULT;
+        GroupCommitPolicy floored = GroupCommitPolicy.DEFAULT.withLingerFloor(3_000_000);
+        assertEquals(200_000, plain.lingerAfter(200_000), "without a floor: the previous commit's time");
+        assertEquals(3_000_000, floored.lingerAfter(200_000), "with one: at least the floor");
+        assertEquals(3_000_000, floored.lingerAfter(50_000_000), "the cap (1 ms) does not cut the floor");
+        assertTrue(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 0).withLingerFloor(1).shouldLinger(1),
+                "a floor alone makes a small batch wait");
+        assertFalse(floored.shouldLinger(64), "a batch of the linger size commits at once");
+    }
 }

@@ -46,7 +46,8 @@ import org.switchboard.itests.support.RawWebSocket;
  * {@code bench.jfr-latency=/dir} one during the measured paced phase.
  * {@code bench.hub-war=/path/switchboard.war} runs both hubs on another build of the application (a
  * before/after pair run back to back from one checkout; Payara Micro takes the context root from the
- * file name, so it must be {@code switchboard.war}).
+ * file name, so it must be {@code switchboard.war}). {@code bench.hub-env=KEY=value,…} adds settings to
+ * both hubs' environment.
  */
 class ForwardBench {
 
@@ -225,11 +226,20 @@ class ForwardBench {
         return samples;
     }
 
-    /** {@code env} with {@code HUB_WAR} set when {@code war} names another build. */
+    /**
+     * {@code env} with {@code HUB_WAR} set when {@code war} names another build, and the
+     * {@code bench.hub-env} settings ({@code KEY=value,KEY=value}) for both hubs.
+     */
     private static java.util.Map<String, String> withWar(java.util.Map<String, String> env, String war) {
         java.util.Map<String, String> out = new java.util.HashMap<>(env);
         if (!war.isEmpty()) {
             out.put("HUB_WAR", war);
+        }
+        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                out.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
         }
         return out;
     }
