@@ -75,10 +75,10 @@ class ForwardBench {
         Files.createFile(policy, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(policy, POLICY, StandardCharsets.UTF_8);
         String war = System.getProperty("bench.hub-war", "");
-        try (HubServer hubB = HubServer.start(withWar(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", TOKEN,
+        try (HubServer hubB = HubServer.start(benchHubEnv(HubServer.env("HUB_ID", "hub-b", "HUB_TOKEN", TOKEN,
                 "HUB_MULTIHUB_POLICY", policy.toAbsolutePath().toString(), "HUB_JAVA_OPTS", jvm,
                 "HUB_MAX_CLIENTS_PER_HOST", "0", "HUB_MAX_CLIENTS", "4096", "HUB_PRIVATE_DIRECTED_MESSAGES", "true"), war));
-             HubServer hubA = HubServer.start(withWar(HubServer.env("HUB_ID", "hub-a", "HUB_JAVA_OPTS", jvm,
+             HubServer hubA = HubServer.start(benchHubEnv(HubServer.env("HUB_ID", "hub-a", "HUB_JAVA_OPTS", jvm,
                 "HUB_MESSAGE_PEERS", "hub-b=ws://127.0.0.1:" + hubB.port() + "/", "HUB_MESSAGE_PEER_TOKEN", TOKEN,
                 "HUB_MESSAGE_FORWARD_MAX_BACKOFF_SECONDS", System.getProperty("bench.max-backoff", "300"),
                 "HUB_PRIVATE_DIRECTED_MESSAGES", "true"), war))) {
@@ -230,7 +230,7 @@ class ForwardBench {
      * {@code env} with {@code HUB_WAR} set when {@code war} names another build, and the
      * {@code bench.hub-env} settings ({@code KEY=value,KEY=value}) for both hubs.
      */
-    private static java.util.Map<String, String> withWar(java.util.Map<String, String> env, String war) {
+    private static java.util.Map<String, String> benchHubEnv(java.util.Map<String, String> env, String war) {
         java.util.Map<String, String> out = new java.util.HashMap<>(env);
         if (!war.isEmpty()) {
             out.put("HUB_WAR", war);

@@ -227,16 +227,9 @@ public final class ChatService {
      * {@code sender} ({@code seat@origin}) with {@code forwarded_from} and {@code forward_id} in the
      * recipients' frame, journalled, charged to the peer connection's quota, never copied back to the
      * peer's socket. Completes with the §4.4 result once the live writes settled.
-     */
-    public CompletableFuture<ForwardedOutcome> forwarded(Connection peer, String sender, String target, String payload,
-                                                         String origin, String forwardId, String clientMsgId) {
-        return forwarded(peer, sender, target, payload, origin, forwardId, clientMsgId, null);
-    }
-
-    /**
-     * As above; with {@code ledger}, the chat's append also carries the ledger row of the result this
-     * chat is expected to get (its recipients as resolved before the append, every live write
-     * succeeding). The outcome says whether the actual result matched it; when not, the caller amends.
+     * With {@code ledger} (null: none), the chat's append also carries the ledger row of the result
+     * this chat is expected to get (its recipients as resolved before the append, every live write
+     * succeeding); the outcome says whether the actual result matched it, and when not the caller amends.
      */
     public CompletableFuture<ForwardedOutcome> forwarded(Connection peer, String sender, String target, String payload,
                                                          String origin, String forwardId, String clientMsgId,
@@ -260,19 +253,16 @@ public final class ChatService {
         Outgoing out = new Outgoing(peer, sender, target, chatJson, msgId, null, null, false, now);
         boolean directed = Addressing.isDirectedTarget(target);
         JsonObject expected = null;
-        List<org.switchboard.journal.SideRow> rows = List.of();
+        org.switchboard.journal.SideRow row = null;
         if (ledger != null && ctx.hasJournal()) {
             Recipients predicted = Recipients.resolve(target, sender, ctx.registry(), now);
             List<String> counted = predicted.directed() ? predicted.live() : predicted.matched();
-            expected = forwardResult(null, msgId, verdict(predicted, counted, Map.of()));
-            String tail = expected.toString().substring(1); // the members after seq, with the closing brace
-            org.switchboard.journal.SideRow row = ledger.row(seq -> "{\"seq\":" + seq + "," + tail);
-            rows = row == null ? List.of() : List.of(row);
-            if (row == null) {
-                expected = null;
-            }
+            JsonObject result = forwardResult(null, msgId, verdict(predicted, counted, Map.of()));
+            String tail = result.toString().substring(1); // the members after seq, with the closing brace
+            row = ledger.row(seq -> "{\"seq\":" + seq + "," + tail);
+            expected = row == null ? null : result;
         }
-        CompletableFuture<Long> committed = append(out, directed, rows);
+        CompletableFuture<Long> committed = append(out, directed, row == null ? List.of() : List.of(row));
         // resolved again after the append is issued, as for a local chat (see routePublic)
         Recipients recipients = Recipients.resolve(target, sender, ctx.registry(), now);
         long deadLetterCount = directed && recipients.live().isEmpty() ? deadLetters.record(target, sender, now) : 0;
