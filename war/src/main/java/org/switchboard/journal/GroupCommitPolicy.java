@@ -62,8 +62,12 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
         return (lingerNanos > 0 || lingerFloorNanos > 0) && rows < Math.min(lingerRows, maxRowsPerBatch);
     }
 
-    /** How long a small batch waits, given how long the previous commit took. */
-    long lingerAfter(long lastCommitNanos) {
-        return Math.max(lingerFloorNanos, Math.max(0, Math.min(lingerNanos, lastCommitNanos)));
+    /**
+     * How long a small batch waits, given how long the previous commit took and how many rows are
+     * expected to arrive within the floor.
+     */
+    long lingerAfter(long lastCommitNanos, double rowsExpectedWithinFloor) {
+        long afterCommit = Math.max(0, Math.min(lingerNanos, lastCommitNanos));
+        return rowsExpectedWithinFloor >= 1.0 ? Math.max(lingerFloorNanos, afterCommit) : afterCommit;
     }
 }

@@ -54,12 +54,14 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile boolean accepting = true;
     private volatile boolean running = true;
     private volatile boolean writerIdle;
+    private volatile boolean writerLingering;
     private volatile boolean writerDone;
     private volatile Thread writer;
     private volatile long committedSeq;
     private volatile long batchesCommitted;
     private long nextSeq;
     private long lastCommitNanos;
+    private final AppendRate appendRate;
     private long nextOutboxOrder;
 
     /**
@@ -69,6 +71,13 @@ public final class GroupCommitter implements AutoCloseable {
      */
     public GroupCommitter(GroupCommitPolicy policy, Sink sink, Executor completions, DoubleSupplier clock,
                           long lastSeq, long lastOutboxOrder) {
+        this(policy, sink, completions, clock, lastSeq, lastOutboxOrder, new AppendRate());
+    }
+
+    /** As above, with the writer's append-rate estimate given (tests start it where they need it). */
+    GroupCommitter(GroupCommitPolicy policy, Sink sink, Executor completions, DoubleSupplier clock,
+                   long lastSeq, long lastOutboxOrder, AppendRate appendRate) {
+        this.appendRate = Objects.requireNonNull(appendRate);
         this.policy = Objects.requireNonNull(policy);
         this.sink = Objects.requireNonNull(sink);
         this.completions = Objects.requireNonNull(completions);
@@ -135,7 +144,8 @@ public final class GroupCommitter implements AutoCloseable {
 
     private CompletableFuture<long[]> enqueue(Pending pending) {
         queue.add(pending);
-        if (writerIdle) {
+        if (writerIdle || (writerLingering && queuedRows.get() >= policy.lingerRows())) {
+            // A lingering writer has what it waited for: commit now rather than at the end of the wait.
             LockSupport.unpark(writer);
         } else if (writerDone) {
             // Raced with shutdown after the writer's final drain: nobody else will see this append.
@@ -196,11 +206,19 @@ public final class GroupCommitter implements AutoCloseable {
                 batch.add(first);
                 int rows = first.size();
                 rows = takeMore(batch, rows);
-                long linger = policy.shouldLinger(rows) && running ? policy.lingerAfter(lastCommitNanos) : 0;
+                appendRate.taken(rows, System.nanoTime());
+                long linger = policy.shouldLinger(rows) && running
+                        ? policy.lingerAfter(lastCommitNanos, appendRate.expectedWithin(policy.lingerFloorNanos())) : 0;
                 if (linger > 0) {
                     // Let concurrent appenders fill the transaction: its fixed cost dominates small batches.
-                    LockSupport.parkNanos(this, linger);
+                    writerLingering = true;
+                    if (queuedRows.get() < policy.lingerRows()) {
+                        LockSupport.parkNanos(this, linger);
+                    }
+                    writerLingering = false;
+                    int before = rows;
                     rows = takeMore(batch, rows);
+                    appendRate.taken(rows - before, System.nanoTime());
                 }
                 queuedRows.addAndGet(-rows);
                 write(batch);

@@ -56,9 +56,9 @@ public class JpaJournal implements Journal {
      */
     public static final String COMPACT_ABOVE_CHUNKS_KEY = "hub.journal.compact-above-chunks";
     /**
-     * The shortest wait of a small commit batch for more appends, in microseconds (environment
-     * {@code HUB_JOURNAL_COMMIT_LINGER_FLOOR_MICROS}; 0, the default, keeps the wait at the previous
-     * commit's time capped at 1 ms). See {@link GroupCommitPolicy}.
+     * The shortest wait of a small commit batch for more appends while appends keep coming, in
+     * microseconds (environment {@code HUB_JOURNAL_COMMIT_LINGER_FLOOR_MICROS}, default 2000; 0 keeps the
+     * wait at the previous commit's time capped at 1 ms). See {@link GroupCommitPolicy}.
      */
     public static final String LINGER_FLOOR_KEY = "hub.journal.commit-linger-floor-micros";
     /** Chunks filled below this percentage are rewritten. */
@@ -101,7 +101,7 @@ public class JpaJournal implements Journal {
     int compactAboveChunks;
 
     @Inject
-    @ConfigProperty(name = LINGER_FLOOR_KEY, defaultValue = "0")
+    @ConfigProperty(name = LINGER_FLOOR_KEY, defaultValue = "2000")
     long lingerFloorMicros;
 
     private final FileCompactionStats compactionStats = new FileCompactionStats();
@@ -146,7 +146,8 @@ public class JpaJournal implements Journal {
         }
         GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000);
         if (lingerFloorMicros > 0) {
-            LOG.info(() -> "journal: a small commit batch waits at least " + lingerFloorMicros + " us for more (" + LINGER_FLOOR_KEY + ")");
+            LOG.info(() -> "journal: while appends keep coming, a small commit batch waits at least " + lingerFloorMicros
+                    + " us for more (" + LINGER_FLOOR_KEY + ")");
         }
         committer = new GroupCommitter(policy, store::write, completions,
                 JpaJournal::now, lastSeq, store.maxOutboxOrder());

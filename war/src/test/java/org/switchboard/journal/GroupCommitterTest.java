@@ -203,10 +203,10 @@ class GroupCommitterTest {
         GroupCommitPolicy policy = new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 4_000_000);
         assertTrue(policy.shouldLinger(63));
         assertFalse(policy.shouldLinger(64));
-        assertEquals(1_500_000, policy.lingerAfter(1_500_000));
-        assertEquals(4_000_000, policy.lingerAfter(90_000_000));
-        assertEquals(0, policy.lingerAfter(0));
-        assertEquals(1_000_000, GroupCommitPolicy.DEFAULT.lingerAfter(90_000_000), "the default waits at most 1 ms");
+        assertEquals(1_500_000, policy.lingerAfter(1_500_000, 0));
+        assertEquals(4_000_000, policy.lingerAfter(90_000_000, 0));
+        assertEquals(0, policy.lingerAfter(0, 0));
+        assertEquals(1_000_000, GroupCommitPolicy.DEFAULT.lingerAfter(90_000_000, 0), "the default waits at most 1 ms");
         assertFalse(new GroupCommitPolicy(512, 100_000, 1_000_000).shouldLinger(1), "the 3-argument policy never waits");
         assertFalse(new GroupCommitPolicy(8, 100, 1_000_000, 64, 1_000_000).shouldLinger(8), "a full batch never waits");
     }
@@ -466,14 +466,51 @@ class GroupCommitterTest {
     }
 
     @Test
-    void aLingerFloorHoldsASmallBatchEvenAfterAFastCommit() {
+    void aLingerFloorHoldsASmallBatchOnlyWhileMoreRowsAreExpectedWithinIt() {
         GroupCommitPolicy plain = GroupCommitPolicy.DEFAULT;
         GroupCommitPolicy floored = GroupCommitPolicy.DEFAULT.withLingerFloor(3_000_000);
-        assertEquals(200_000, plain.lingerAfter(200_000), "without a floor: the previous commit's time");
-        assertEquals(3_000_000, floored.lingerAfter(200_000), "with one: at least the floor");
-        assertEquals(3_000_000, floored.lingerAfter(50_000_000), "the cap (1 ms) does not cut the floor");
+        assertEquals(200_000, plain.lingerAfter(200_000, 5), "without a floor: the previous commit's time");
+        assertEquals(3_000_000, floored.lingerAfter(200_000, 1.0), "with one and a row expected: at least the floor");
+        assertEquals(3_000_000, floored.lingerAfter(50_000_000, 4), "the cap (1 ms) does not cut the floor");
+        assertEquals(200_000, floored.lingerAfter(200_000, 0.4), "no row expected within the floor: no floor");
         assertTrue(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 0).withLingerFloor(1).shouldLinger(1),
                 "a floor alone makes a small batch wait");
         assertFalse(floored.shouldLinger(64), "a batch of the linger size commits at once");
+    }
+
+    @Test
+    void sparseAppendsDoNotWaitTheFloor() throws Exception {
+        // One append every 0.7 s: under one row expected within a 0.5 s floor, so none waits it.
+        start(GroupCommitPolicy.DEFAULT.withLingerFloor(500_000_000L), 0);
+        for (int i = 0; i < 3; i++) {
+            if (i > 0) {
+                Thread.sleep(700);
+            }
+            long started = System.nanoTime();
+            committer.submit(one("chat", i), List.of()).get(5, TimeUnit.SECONDS);
+            long millis = (System.nanoTime() - started) / 1_000_000;
+            assertTrue(millis < 400, "append " + i + " waited " + millis + " ms for rows that were not coming");
+        }
+    }
+
+    @Test
+    void aLingeringWriterCommitsAsSoonAsTheBatchIsFull() throws Exception {
+        // A floor of 4 s, applied because the writer believes rows are pouring in (a million a second).
+        committer = new GroupCommitter(new GroupCommitPolicy(512, 100_000, 1_000_000, 8, 0).withLingerFloor(4_000_000_000L),
+                sink, completions, () -> 1767226100.5, 0, 0, AppendRate.steady(1e-3));
+        committer.start(Thread::new);
+        long started = System.nanoTime();
+        List<CompletableFuture<long[]>> appends = new ArrayList<>();
+        appends.add(committer.submit(one("chat", 100), List.of()));
+        Thread.sleep(200); // the writer now lingers over its one-row batch
+        assertFalse(appends.get(0).isDone(), "a lone row lingers while rows are believed to be coming");
+        for (int i = 1; i < 8; i++) {
+            appends.add(committer.submit(one("chat", 100 + i), List.of()));
+        }
+        for (CompletableFuture<long[]> append : appends) {
+            append.get(3, TimeUnit.SECONDS);
+        }
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(millis < 2_000, "the eighth row filled the batch and woke the writer: " + millis + " ms");
     }
 }
