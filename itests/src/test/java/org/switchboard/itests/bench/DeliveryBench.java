@@ -349,14 +349,14 @@ class DeliveryBench {
         return text.substring(start, text.indexOf('"', start));
     }
 
-    /** The journal's counters from {@code /metrics}: events, commits and compaction time so far. */
-    record JournalCounters(double events, double commits, double compactionSeconds) {
+    /** The journal's counters from {@code /metrics}: events, commits, compaction runs and time so far. */
+    record JournalCounters(double events, double commits, double compactionRuns, double compactionSeconds) {
 
         static JournalCounters read(HubServer hub) throws Exception {
             String text = HTTP.send(HttpRequest.newBuilder(hub.http("/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString()).body();
             return new JournalCounters(metric(text, "synapse_journal_last_seq"), metric(text, "synapse_journal_commits_total"),
-                    metric(text, "synapse_journal_compaction_seconds_total"));
+                    metric(text, "synapse_journal_compactions_total"), metric(text, "synapse_journal_compaction_seconds_total"));
         }
 
         private static double metric(String text, String name) {
@@ -371,8 +371,8 @@ class DeliveryBench {
         String since(JournalCounters before) {
             double events = this.events - before.events;
             double commits = this.commits - before.commits;
-            return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s", events, commits,
-                    events / commits, compactionSeconds - before.compactionSeconds);
+            return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s in %.0f runs", events, commits,
+                    events / commits, compactionSeconds - before.compactionSeconds, compactionRuns - before.compactionRuns);
         }
     }
 

@@ -263,11 +263,13 @@ public final class DeliveryBook {
     private void store(Aggregate before, Aggregate after) {
         if (before != null) {
             adjust(before, -1);
-            open.remove(before.operationKey());
         }
         byKey.put(after.operationKey(), after);
+        // one walk of the sorted map per change: replace in place, or remove once the request closed
         if (after.stage().open()) {
             open.put(after.operationKey(), after);
+        } else if (before != null) {
+            open.remove(before.operationKey());
         }
         adjust(after, +1);
     }
