@@ -22,8 +22,11 @@ import java.util.zip.CRC32;
  */
 public final class SnapshotFile {
 
-    /** The only format this code writes and reads. */
-    public static final int VERSION = 1;
+    /**
+     * The only format this code writes and reads. 2: the delivery book and idempotency ledger as rows
+     * (a version-1 file is ignored with a WARNING and the journal replayed once, never misread).
+     */
+    public static final int VERSION = 2;
     private static final String MAGIC = "switchboard-snapshot";
 
     /** A snapshot: the state as of journal seq {@code seq}, by part name (each part's own text). */

@@ -299,117 +299,211 @@ public final class DeliveryBook {
     }
 
     // ---- state snapshot (issue 20): every map as it stands, so a restore needs no rule re-run ----
+    // One row (a JSON array) per request, in key order: its fields by position, its stored mutations, and
+    // two flags for the index entries the request implies (it is in the open set, which only ever holds
+    // requests of the book; its idempotency pair maps to it). Only entries the rows do not cover are
+    // written apart, so a key is written once, and the restore reads a stream of rows, not a tree.
 
-    /** The whole book as one JSON object (the caller keeps the book still while it is written). */
-    synchronized jakarta.json.JsonObject snapshot() {
-        var json = org.switchboard.json.Jsons.PROVIDER;
-        jakarta.json.JsonArrayBuilder aggregates = json.createArrayBuilder();
-        new TreeMap<>(byKey).values().forEach(a -> aggregates.add(aggregate(a)));
-        jakarta.json.JsonObjectBuilder muts = json.createObjectBuilder();
-        new TreeMap<>(mutations).forEach((k, m) -> muts.add(k, json.createArrayBuilder().add(m.digest() == null
-                ? jakarta.json.JsonValue.NULL : json.createValue(m.digest())).add(m.eventSeq())));
-        jakarta.json.JsonArrayBuilder pending = json.createArrayBuilder();
-        for (PendingNotifications.Entry e : notifications.all()) {
-            pending.add(json.createArrayBuilder().add(e.seq()).add(e.audience()).add(e.operationKey()).add(e.ordinal())
-                    .add(e.stage().wire()).add(e.cancelRequested()).add(e.source().name()).add(e.timestamp()));
-        }
-        return json.createObjectBuilder().add("aggregates", aggregates)
-                .add("by_idempotency", strings(byIdempotency)).add("mutations", muts)
-                .add("open", json.createArrayBuilder(List.copyOf(open.keySet())))
-                .add("open_per_incarnation", numbers(openPerIncarnation)).add("open_per_sender", numbers(openPerSender))
-                .add("open_by_stage", numbers(openByStage)).add("notification_seqs", numbers(notificationSeqs))
-                .add("notifications", pending).add("legacy_outbox", legacyOutbox).build();
-    }
+    private static final int IN_OPEN = 1;
+    private static final int IDEMPOTENCY_PAIR = 2;
 
-    /** Loads a {@link #snapshot()} into this fresh book; {@link RuntimeException} when it does not read. */
-    synchronized void restoreSnapshot(jakarta.json.JsonObject s) {
-        for (jakarta.json.JsonValue v : s.getJsonArray("aggregates")) {
-            Aggregate a = aggregate(v.asJsonObject());
-            byKey.put(a.operationKey(), a);
-        }
-        s.getJsonObject("by_idempotency").forEach((k, v) -> byIdempotency.put(k, ((jakarta.json.JsonString) v).getString()));
-        s.getJsonObject("mutations").forEach((k, v) -> {
-            jakarta.json.JsonArray m = v.asJsonArray();
-            mutations.put(k, new Mutation(m.isNull(0) ? null : m.getString(0), m.getJsonNumber(1).longValueExact()));
+    /** Writes the whole book as one JSON object to {@code out} (the caller keeps the book still meanwhile). */
+    synchronized void writeSnapshot(jakarta.json.stream.JsonGenerator out) {
+        // each stored mutation under the request its key starts with (key = operation key, newline, mutation
+        // id); a key that names no request stays whole in "other_mutations"
+        Map<String, TreeMap<String, Mutation>> byRequest = new HashMap<>();
+        TreeMap<String, Mutation> otherMutations = new TreeMap<>();
+        mutations.forEach((key, m) -> {
+            int cut = key.indexOf('\n');
+            while (cut >= 0 && !byKey.containsKey(key.substring(0, cut))) {
+                cut = key.indexOf('\n', cut + 1);
+            }
+            if (cut < 0) {
+                otherMutations.put(key, m);
+            } else {
+                byRequest.computeIfAbsent(key.substring(0, cut), k -> new TreeMap<>()).put(key.substring(cut + 1), m);
+            }
         });
-        for (jakarta.json.JsonValue v : s.getJsonArray("open")) {
-            String key = ((jakarta.json.JsonString) v).getString();
-            open.put(key, java.util.Objects.requireNonNull(byKey.get(key), "open request without aggregate"));
+        Map<String, String> otherPairs = new TreeMap<>(byIdempotency);
+        out.writeStartObject().writeKey("requests").writeStartArray();
+        for (Aggregate a : new TreeMap<>(byKey).values()) {
+            DeliveryIntent i = a.intent();
+            String pair = i.sender() + '\n' + i.idempotencyKey();
+            int flags = open.containsKey(a.operationKey()) ? IN_OPEN : 0;
+            if (a.operationKey().equals(byIdempotency.get(pair))) {
+                flags |= IDEMPOTENCY_PAIR;
+                otherPairs.remove(pair);
+            }
+            out.writeStartArray();
+            text(out, a.operationKey());
+            text(out, a.originHub());
+            text(out, a.receivingHub());
+            text(out, a.digest());
+            text(out, a.selectedMode());
+            text(out, a.quality());
+            text(out, a.offer());
+            out.write(a.stage().wire()).write(a.cancelRequested()).write(a.boundaryDelivered())
+                    .write(a.explicitlyAcknowledged()).write(a.ordinal()).write(a.latestEventSeq()).write(a.admittedOrder());
+            text(out, i.sender());
+            text(out, i.requestId());
+            text(out, i.idempotencyKey());
+            text(out, i.target());
+            text(out, i.targetIncarnation());
+            text(out, i.mode());
+            out.writeStartArray();
+            i.allowedFallbacks().forEach(out::write);
+            out.writeEnd();
+            text(out, i.taskId());
+            text(out, i.body());
+            out.write(i.deadline()).write(flags).writeStartArray();
+            Map<String, Mutation> own = byRequest.get(a.operationKey());
+            if (own != null) {
+                own.forEach((id, m) -> mutation(out, id, m));
+            }
+            out.writeEnd().writeEnd();
         }
-        s.getJsonObject("open_per_incarnation").forEach((k, v) -> openPerIncarnation.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
-        s.getJsonObject("open_per_sender").forEach((k, v) -> openPerSender.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
-        s.getJsonObject("open_by_stage").forEach((k, v) -> openByStage.put(k, ((jakarta.json.JsonNumber) v).intValueExact()));
-        s.getJsonObject("notification_seqs").forEach((k, v) -> notificationSeqs.put(k, ((jakarta.json.JsonNumber) v).longValueExact()));
-        for (jakarta.json.JsonValue v : s.getJsonArray("notifications")) {
-            jakarta.json.JsonArray e = v.asJsonArray();
-            notifications.add(new PendingNotifications.Entry(e.getJsonNumber(0).longValueExact(), e.getString(1),
-                    e.getString(2), e.getJsonNumber(3).longValueExact(), Stage.of(e.getString(4)), e.getBoolean(5),
-                    Stage.Source.valueOf(e.getString(6)), e.getJsonNumber(7).doubleValue()));
+        out.writeEnd();
+        out.writeKey("other_pairs").writeStartObject();
+        otherPairs.forEach(out::write);
+        out.writeEnd();
+        out.writeKey("other_mutations").writeStartArray();
+        otherMutations.forEach((key, m) -> mutation(out, key, m));
+        out.writeEnd();
+        counts(out, "open_per_incarnation", openPerIncarnation);
+        counts(out, "open_per_sender", openPerSender);
+        counts(out, "open_by_stage", openByStage);
+        counts(out, "notification_seqs", notificationSeqs);
+        out.writeKey("notifications").writeStartArray();
+        for (PendingNotifications.Entry e : notifications.all()) {
+            out.writeStartArray().write(e.seq()).write(e.audience()).write(e.operationKey()).write(e.ordinal())
+                    .write(e.stage().wire()).write(e.cancelRequested()).write(e.source().name()).write(e.timestamp())
+                    .writeEnd();
         }
-        legacyOutbox = s.getBoolean("legacy_outbox");
+        out.writeEnd();
+        out.write("legacy_outbox", legacyOutbox).writeEnd();
     }
 
-    private static jakarta.json.JsonObjectBuilder strings(Map<String, String> map) {
-        jakarta.json.JsonObjectBuilder out = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder();
-        new TreeMap<>(map).forEach(out::add);
-        return out;
-    }
-
-    private static jakarta.json.JsonObjectBuilder numbers(Map<String, ? extends Number> map) {
-        jakarta.json.JsonObjectBuilder out = org.switchboard.json.Jsons.PROVIDER.createObjectBuilder();
-        new TreeMap<>(map).forEach((k, v) -> out.add(k, v.longValue()));
-        return out;
-    }
-
-    private static jakarta.json.JsonObject aggregate(Aggregate a) {
-        var json = org.switchboard.json.Jsons.PROVIDER;
-        DeliveryIntent i = a.intent();
-        jakarta.json.JsonObjectBuilder intent = json.createObjectBuilder();
-        nullable(intent, "sender", i.sender());
-        nullable(intent, "request_id", i.requestId());
-        nullable(intent, "idempotency_key", i.idempotencyKey());
-        nullable(intent, "target", i.target());
-        nullable(intent, "target_incarnation", i.targetIncarnation());
-        nullable(intent, "mode", i.mode());
-        intent.add("allowed_fallbacks", json.createArrayBuilder(i.allowedFallbacks()));
-        nullable(intent, "task_id", i.taskId());
-        nullable(intent, "body", i.body());
-        intent.add("deadline", i.deadline());
-        jakarta.json.JsonObjectBuilder out = json.createObjectBuilder().add("intent", intent);
-        nullable(out, "operation_key", a.operationKey());
-        nullable(out, "origin_hub", a.originHub());
-        nullable(out, "receiving_hub", a.receivingHub());
-        nullable(out, "digest", a.digest());
-        nullable(out, "selected_mode", a.selectedMode());
-        nullable(out, "quality", a.quality());
-        nullable(out, "offer", a.offer());
-        return out.add("stage", a.stage().wire()).add("cancel_requested", a.cancelRequested())
-                .add("boundary_delivered", a.boundaryDelivered()).add("explicitly_acknowledged", a.explicitlyAcknowledged())
-                .add("ordinal", a.ordinal()).add("latest_event_seq", a.latestEventSeq())
-                .add("admitted_order", a.admittedOrder()).build();
-    }
-
-    private static Aggregate aggregate(jakarta.json.JsonObject o) {
-        jakarta.json.JsonObject i = o.getJsonObject("intent");
-        List<String> fallbacks = new ArrayList<>();
-        i.getJsonArray("allowed_fallbacks").forEach(v -> fallbacks.add(((jakarta.json.JsonString) v).getString()));
-        DeliveryIntent intent = new DeliveryIntent(text(i, "sender"), text(i, "request_id"), text(i, "idempotency_key"),
-                text(i, "target"), text(i, "target_incarnation"), text(i, "mode"), List.copyOf(fallbacks),
-                text(i, "task_id"), text(i, "body"), i.getJsonNumber("deadline").doubleValue());
-        return new Aggregate(text(o, "operation_key"), intent, text(o, "origin_hub"), text(o, "receiving_hub"),
-                text(o, "digest"), text(o, "selected_mode"), text(o, "quality"), Stage.of(o.getString("stage")),
-                o.getBoolean("cancel_requested"), o.getBoolean("boundary_delivered"), o.getBoolean("explicitly_acknowledged"),
-                o.getJsonNumber("ordinal").longValueExact(), o.getJsonNumber("latest_event_seq").longValueExact(),
-                o.getJsonNumber("admitted_order").longValueExact(), text(o, "offer"));
-    }
-
-    private static void nullable(jakarta.json.JsonObjectBuilder out, String name, String value) {
-        if (value != null) {
-            out.add(name, value);
+    /** Loads a {@link #writeSnapshot} into this fresh book; {@link RuntimeException} when it does not read. */
+    synchronized void readSnapshot(org.switchboard.journal.snapshot.SnapshotReader in) {
+        in.startObject();
+        in.key("requests");
+        in.startArray();
+        while (in.more()) {
+            in.startArray();
+            String operationKey = in.string();
+            String originHub = in.string();
+            String receivingHub = in.string();
+            String digest = in.string();
+            String selectedMode = in.string();
+            String quality = in.string();
+            String offer = in.string();
+            Stage stage = Stage.of(in.string());
+            boolean cancelRequested = in.bool();
+            boolean boundaryDelivered = in.bool();
+            boolean acknowledged = in.bool();
+            long ordinal = in.longValue();
+            long latestEventSeq = in.longValue();
+            long admittedOrder = in.longValue();
+            String sender = in.string();
+            String requestId = in.string();
+            String idempotencyKey = in.string();
+            String target = in.string();
+            String targetIncarnation = in.string();
+            String mode = in.string();
+            List<String> fallbacks = new ArrayList<>();
+            in.eachInArray(r -> fallbacks.add(java.util.Objects.requireNonNull(r.string(), "fallback")));
+            String taskId = in.string();
+            String body = in.string();
+            double deadline = in.doubleValue();
+            DeliveryIntent intent = new DeliveryIntent(sender, requestId, idempotencyKey, target, targetIncarnation, mode,
+                    List.copyOf(fallbacks), taskId, body, deadline);
+            Aggregate a = new Aggregate(operationKey, intent, originHub, receivingHub, digest, selectedMode, quality,
+                    java.util.Objects.requireNonNull(stage, "stage"), cancelRequested, boundaryDelivered, acknowledged,
+                    ordinal, latestEventSeq, admittedOrder, offer);
+            byKey.put(operationKey, a);
+            int flags = in.intValue();
+            if ((flags & IN_OPEN) != 0) {
+                open.put(operationKey, a);
+            }
+            if ((flags & IDEMPOTENCY_PAIR) != 0) {
+                byIdempotency.put(sender + '\n' + idempotencyKey, operationKey);
+            }
+            in.startArray();
+            while (in.more()) {
+                readMutation(in, operationKey + '\n');
+            }
+            if (in.more()) {
+                throw new IllegalArgumentException("a request row has extra fields");
+            }
+        }
+        in.key("other_pairs");
+        in.startObject();
+        while (in.more()) {
+            String pair = in.key();
+            byIdempotency.put(pair, java.util.Objects.requireNonNull(in.string(), "idempotency pair"));
+        }
+        in.key("other_mutations");
+        in.startArray();
+        while (in.more()) {
+            readMutation(in, "");
+        }
+        readCounts(in, "open_per_incarnation", (k, v) -> openPerIncarnation.put(k, Math.toIntExact(v)));
+        readCounts(in, "open_per_sender", (k, v) -> openPerSender.put(k, Math.toIntExact(v)));
+        readCounts(in, "open_by_stage", (k, v) -> openByStage.put(k, Math.toIntExact(v)));
+        readCounts(in, "notification_seqs", notificationSeqs::put);
+        in.key("notifications");
+        in.eachInArray(r -> {
+            r.startArray();
+            notifications.add(new PendingNotifications.Entry(r.longValue(), r.string(), r.string(), r.longValue(),
+                    java.util.Objects.requireNonNull(Stage.of(r.string()), "stage"), r.bool(),
+                    Stage.Source.valueOf(r.string()), r.doubleValue()));
+            if (r.more()) {
+                throw new IllegalArgumentException("a notification row has extra fields");
+            }
+        });
+        in.key("legacy_outbox");
+        legacyOutbox = in.bool();
+        if (in.more()) {
+            throw new IllegalArgumentException("unknown field after legacy_outbox");
         }
     }
 
-    private static String text(jakarta.json.JsonObject o, String name) {
-        return o.get(name) instanceof jakarta.json.JsonString s ? s.getString() : null;
+    private static void text(jakarta.json.stream.JsonGenerator out, String value) {
+        if (value == null) {
+            out.writeNull();
+        } else {
+            out.write(value);
+        }
+    }
+
+    private static void mutation(jakarta.json.stream.JsonGenerator out, String id, Mutation m) {
+        out.writeStartArray().write(id);
+        text(out, m.digest());
+        out.write(m.eventSeq()).writeEnd();
+    }
+
+    private void readMutation(org.switchboard.journal.snapshot.SnapshotReader in, String keyPrefix) {
+        in.startArray();
+        String id = in.string();
+        mutations.put(keyPrefix + java.util.Objects.requireNonNull(id, "mutation id"), new Mutation(in.string(), in.longValue()));
+        if (in.more()) {
+            throw new IllegalArgumentException("a mutation row has extra fields");
+        }
+    }
+
+    private static void counts(jakarta.json.stream.JsonGenerator out, String name, Map<String, ? extends Number> map) {
+        out.writeKey(name).writeStartObject();
+        new TreeMap<>(map).forEach((k, v) -> out.write(k, v.longValue()));
+        out.writeEnd();
+    }
+
+    private static void readCounts(org.switchboard.journal.snapshot.SnapshotReader in, String name,
+                                   java.util.function.BiConsumer<String, Long> put) {
+        in.key(name);
+        in.startObject();
+        while (in.more()) {
+            String key = in.key();
+            put.accept(key, in.longValue());
+        }
     }
 }

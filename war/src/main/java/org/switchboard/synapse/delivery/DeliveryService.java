@@ -781,20 +781,25 @@ public final class DeliveryService {
 
     /**
      * The replayed state as a snapshot part (issue 20): the whole request book (requests, mutation ledger,
-     * open counts, undelivered notifications) and the count of quarantined rows.
+     * open counts, undelivered notifications) as rows, and the count of quarantined rows.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return org.switchboard.journal.snapshot.SnapshotPart.of("delivery", () -> {
-            return Jsons.PROVIDER.createObjectBuilder().add("quarantined", quarantined).add("book", book.snapshot())
-                    .build().toString();
-        }, text -> {
-            JsonObject part = org.switchboard.journal.snapshot.SnapshotText.object(text);
-            try {
-                book.restoreSnapshot(part.getJsonObject("book"));
-                quarantined = part.getInt("quarantined");
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("delivery snapshot part: " + e, e);
-            }
-        });
+        return org.switchboard.journal.snapshot.SnapshotPart.of("delivery",
+                () -> org.switchboard.journal.snapshot.SnapshotWriter.write(out -> {
+                    out.writeStartObject().write("quarantined", quarantined).writeKey("book");
+                    book.writeSnapshot(out);
+                    out.writeEnd();
+                }), text -> org.switchboard.journal.snapshot.SnapshotReader.read("delivery", text, in -> {
+                    in.startObject();
+                    in.key("quarantined");
+                    int count = in.intValue();
+                    in.key("book");
+                    book.readSnapshot(in);
+                    if (in.more()) {
+                        throw new IllegalArgumentException("unknown field after book");
+                    }
+                    quarantined = count;
+                    return null;
+                }));
     }
 }

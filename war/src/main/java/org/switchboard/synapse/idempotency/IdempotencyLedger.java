@@ -11,7 +11,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.switchboard.journal.JournalEvent;
-import org.switchboard.journal.snapshot.SnapshotText;
+import org.switchboard.journal.snapshot.SnapshotReader;
+import org.switchboard.journal.snapshot.SnapshotWriter;
 
 /**
  * Rules of {@code idem_key} (synapse-core §15): the operation-key namespace, replay of a stored
@@ -219,47 +220,60 @@ public final class IdempotencyLedger {
 
     /**
      * The replayed state as a snapshot part (issue 20): the durable records (when the store is the
-     * in-memory one the hub uses) and the recent cache in its LRU order. A ledger over another store
-     * writes only the cache: that store keeps its records itself.
+     * in-memory one the hub uses) and the recent cache in its LRU order, one row each
+     * ({@code [operation key, request digest, response, first event seq, commit seq]}), read back as a
+     * stream. A ledger over another store writes only the cache: that store keeps its records itself.
      */
     public org.switchboard.journal.snapshot.SnapshotPart snapshotPart() {
-        return org.switchboard.journal.snapshot.SnapshotPart.of("idempotency", () -> {
-            jakarta.json.JsonArrayBuilder stored = PROVIDER.createArrayBuilder();
+        return org.switchboard.journal.snapshot.SnapshotPart.of("idempotency", () -> SnapshotWriter.write(out -> {
+            out.writeStartObject().writeKey("store").writeStartArray();
             if (store instanceof InMemoryOperationStore memory) {
                 memory.all().stream().sorted(java.util.Comparator.comparing(OperationRecord::operationKey))
-                        .forEach(r -> stored.add(record(r)));
+                        .forEach(r -> row(out, r));
             }
-            jakarta.json.JsonArrayBuilder cached = PROVIDER.createArrayBuilder();
+            out.writeEnd().writeKey("recent").writeStartArray();
             synchronized (recent) {
-                recent.values().forEach(r -> cached.add(record(r)));
+                recent.values().forEach(r -> row(out, r));
             }
-            return PROVIDER.createObjectBuilder().add("store", stored).add("recent", cached).build().toString();
-        }, text -> {
-            JsonObject part = SnapshotText.object(text);
-            try {
+            out.writeEnd().writeEnd();
+        }), text -> SnapshotReader.read("idempotency", text, in -> {
+            in.startObject();
+            in.key("store");
+            in.startArray();
+            while (in.more()) {
+                OperationRecord r = row(in);
                 if (store != null) {
-                    SnapshotText.eachObject(part, "store", o -> store.put(record(o)));
+                    store.put(r);
                 }
-                synchronized (recent) {
-                    SnapshotText.eachObject(part, "recent", o -> {
-                        OperationRecord r = record(o);
-                        recent.put(r.operationKey(), r);
-                    });
-                }
-            } catch (ClassCastException | NullPointerException | ArithmeticException e) {
-                throw new IllegalArgumentException("idempotency snapshot part: " + e, e);
             }
-        });
+            in.key("recent");
+            in.startArray();
+            synchronized (recent) {
+                while (in.more()) {
+                    OperationRecord r = row(in);
+                    recent.put(r.operationKey(), r);
+                }
+            }
+            if (in.more()) {
+                throw new IllegalArgumentException("unknown field after recent");
+            }
+            return null;
+        }));
     }
 
-    private static JsonObject record(OperationRecord r) {
-        return PROVIDER.createObjectBuilder().add("payload", r.toPayload()).add("seq", r.commitSeq()).build();
+    private static void row(jakarta.json.stream.JsonGenerator out, OperationRecord r) {
+        out.writeStartArray().write(r.operationKey()).write(r.requestDigest()).write(r.response())
+                .write(r.firstEventSeq()).write(r.commitSeq()).writeEnd();
     }
 
-    private static OperationRecord record(JsonObject o) {
-        OperationRecord r = OperationRecord.fromPayload(o.getJsonObject("payload"), o.getJsonNumber("seq").longValueExact());
-        if (r == null) {
-            throw new IllegalArgumentException("idempotency snapshot part: a record without key or response");
+    private static OperationRecord row(SnapshotReader in) {
+        in.startArray();
+        String key = in.string();
+        String digest = in.string();
+        JsonObject response = in.object();
+        OperationRecord r = new OperationRecord(key, digest, response, in.longValue(), in.longValue());
+        if (key == null || key.isEmpty() || digest == null || in.more()) {
+            throw new IllegalArgumentException("a record row without key or digest, or with extra fields");
         }
         return r;
     }

@@ -66,11 +66,16 @@ class SnapshotFileTest {
     @Test
     void anotherVersionIsRefused() throws Exception {
         SnapshotFile.write(file(), sample());
-        String text = Files.readString(file(), StandardCharsets.UTF_8).replaceFirst("switchboard-snapshot 1 ", "switchboard-snapshot 2 ");
-        Files.writeString(file(), text, StandardCharsets.UTF_8);
-        SnapshotFile.Loaded loaded = SnapshotFile.load(file(), 5_000);
-        assertFalse(loaded.usable());
-        assertEquals("unknown version 2", loaded.reason());
+        // version 1 (JSON objects for the delivery book and idempotency ledger) is what the previous build wrote
+        for (String other : new String[] {"1", "3"}) {
+            String text = Files.readString(file(), StandardCharsets.UTF_8).replaceFirst("switchboard-snapshot 2 ",
+                    "switchboard-snapshot " + other + " ");
+            Path copy = file().resolveSibling("v" + other);
+            Files.writeString(copy, text, StandardCharsets.UTF_8);
+            SnapshotFile.Loaded loaded = SnapshotFile.load(copy, 5_000);
+            assertFalse(loaded.usable());
+            assertEquals("unknown version " + other, loaded.reason());
+        }
     }
 
     @Test
