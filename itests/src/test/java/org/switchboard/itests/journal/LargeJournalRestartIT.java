@@ -40,6 +40,8 @@ class LargeJournalRestartIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern REPLAY = Pattern.compile("ready \\(journal replay (\\d+) ms, cpu (\\d+) ms");
     private static final Pattern SNAPSHOT = Pattern.compile("in one scan; state snapshot (used at seq (\\d+), (\\d+) events replayed after it|not used: [^,)]*)");
+    /** The restore's own line: file load, the parts' wall time and their threads' CPU (not in the start-up thread's figure). */
+    private static final Pattern RESTORE = Pattern.compile("loaded in (\\d+) ms, parts restored in (\\d+) ms \\(cpu (\\d+) ms in all");
     private static final Pattern COORDINATION = Pattern.compile("coordination rebuilt from (\\d+) journal events \\((in the hub's start-up scan|own read)\\) in (\\d+) ms \\(cpu (\\d+) ms\\)");
     private HubServer hub;
 
@@ -93,14 +95,20 @@ class LargeJournalRestartIT {
         String second = Files.readString(hub.logFile()).substring(log.length());
         Matcher secondReplay = REPLAY.matcher(second);
         Matcher used = SNAPSHOT.matcher(second);
-        assertTrue(secondReplay.find() && used.find(), "the second start logs its replay and snapshot");
+        Matcher restore = RESTORE.matcher(second);
+        Matcher secondCoordination = COORDINATION.matcher(second);
+        assertTrue(secondReplay.find() && used.find() && restore.find() && secondCoordination.find(),
+                "the second start logs its replay, snapshot, restore and coordination");
         assertTrue(used.group(2) != null, "the second start used the snapshot: " + used.group());
         long snapshotSeq = Long.parseLong(used.group(2));
         long tail = Long.parseLong(used.group(3));
         assertTrue(snapshotSeq >= expected.lastSeq(), "the snapshot covers the generated journal: " + used.group());
         assertTrue(tail < 10_000, "only the events after the snapshot are replayed: " + used.group());
         System.out.printf("restart from the snapshot (seq %,d, %,d events after it): journal replay %s ms (cpu %s ms);"
-                + " boot to ready %,d ms%n", snapshotSeq, tail, secondReplay.group(1), secondReplay.group(2), secondBoot);
+                + " snapshot loaded in %s ms, parts restored in %s ms (cpu %s ms on their threads); coordination %s ms"
+                + " (cpu %s ms); boot to ready %,d ms%n", snapshotSeq, tail, secondReplay.group(1), secondReplay.group(2),
+                restore.group(1), restore.group(2), restore.group(3), secondCoordination.group(3), secondCoordination.group(4),
+                secondBoot);
         checkState(expected);
     }
 

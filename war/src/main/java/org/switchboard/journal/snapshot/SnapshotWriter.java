@@ -23,6 +23,13 @@ public final class SnapshotWriter {
         return text.toString();
     }
 
+    /** Writes each of {@code values} in turn, as {@link #text(JsonGenerator, String)} does (a row's text fields). */
+    public static void texts(JsonGenerator out, String... values) {
+        for (String value : values) {
+            text(out, value);
+        }
+    }
+
     /** Writes {@code value}, or JSON null for null. */
     public static void text(JsonGenerator out, String value) {
         if (value == null) {

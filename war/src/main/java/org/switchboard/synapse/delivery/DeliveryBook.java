@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.switchboard.journal.snapshot.SnapshotWriter;
 
 /**
  * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
@@ -335,26 +336,16 @@ public final class DeliveryBook {
                 otherPairs.remove(pair);
             }
             out.writeStartArray();
-            text(out, a.operationKey());
-            text(out, a.originHub());
-            text(out, a.receivingHub());
-            text(out, a.digest());
-            text(out, a.selectedMode());
-            text(out, a.quality());
-            text(out, a.offer());
+            SnapshotWriter.texts(out, a.operationKey(), a.originHub(), a.receivingHub(), a.digest(), a.selectedMode(),
+                    a.quality(), a.offer());
             out.write(a.stage().wire()).write(a.cancelRequested()).write(a.boundaryDelivered())
                     .write(a.explicitlyAcknowledged()).write(a.ordinal()).write(a.latestEventSeq()).write(a.admittedOrder());
-            text(out, i.sender());
-            text(out, i.requestId());
-            text(out, i.idempotencyKey());
-            text(out, i.target());
-            text(out, i.targetIncarnation());
-            text(out, i.mode());
+            SnapshotWriter.texts(out, i.sender(), i.requestId(), i.idempotencyKey(), i.target(), i.targetIncarnation(),
+                    i.mode());
             out.writeStartArray();
             i.allowedFallbacks().forEach(out::write);
             out.writeEnd();
-            text(out, i.taskId());
-            text(out, i.body());
+            SnapshotWriter.texts(out, i.taskId(), i.body());
             out.write(i.deadline()).write(flags).writeStartArray();
             Map<String, Mutation> own = byRequest.get(a.operationKey());
             if (own != null) {
@@ -468,17 +459,9 @@ public final class DeliveryBook {
         }
     }
 
-    private static void text(jakarta.json.stream.JsonGenerator out, String value) {
-        if (value == null) {
-            out.writeNull();
-        } else {
-            out.write(value);
-        }
-    }
-
     private static void mutation(jakarta.json.stream.JsonGenerator out, String id, Mutation m) {
         out.writeStartArray().write(id);
-        text(out, m.digest());
+        SnapshotWriter.text(out, m.digest());
         out.write(m.eventSeq()).writeEnd();
     }
 
