@@ -103,6 +103,20 @@ class NonceCacheTest {
     }
 
     @Test
+    void theStoreIsPrunedEverySecondWhileTheMapWaitsForItsInterval() {
+        MapStore store = new MapStore();
+        NonceCache cache = new NonceCache(1_000, store, 100);
+        cache.admit("old", 100.5, 100);
+        cache.admit("a", 111, 100.2);
+        cache.admit("b", 112, 100 + NonceCache.STORE_PRUNE_INTERVAL_SECONDS + 0.1);
+        assertEquals(java.util.Set.of("a", "b"), store.rows.keySet(), "\"old\" left the table a second on");
+        assertEquals(3, cache.size(), "the map is scanned only every " + NonceCache.PRUNE_INTERVAL_SECONDS + " s");
+        cache.admit("c", 113, 100.2 + NonceCache.STORE_PRUNE_INTERVAL_SECONDS);
+        assertEquals(java.util.Set.of("a", "b", "c"), store.rows.keySet());
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 102), "a live entry is never pruned");
+    }
+
+    @Test
     void aFullCacheScansAndPrunesOnlyOnceSomethingCanHaveExpired() {
         int[] prunes = {0};
         MapStore rows = new MapStore();
