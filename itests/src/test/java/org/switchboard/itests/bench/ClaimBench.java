@@ -33,7 +33,9 @@ import org.switchboard.itests.support.HubServer;
  * client, frames written as text, and a received frame recognised by plain string search (the
  * hub writes compact JSON) instead of parsing every broadcast. Prints pairs per second, the
  * claim-to-release-granted latency of a pair, the hub's CPU time per pair (from the hub process)
- * and the load average. {@code bench.jfr=/path.jfr} records a JFR profile of the measured period.
+ * and the load average, then the journal's commits per pair and the hub's CPU per pair by thread
+ * group (from {@code /proc}). {@code bench.jfr=/path.jfr} records a JFR profile of the measured period;
+ * {@code bench.hub-env=KEY=value,…} adds settings to every hub it starts.
  *
  * <p>{@code bench.posture=paranoid} starts the hub in the {@code paranoid} preset (synapse-advanced
  * §6.2: connect token, HMAC key file and ACL policy written 0600, required message auth and ACL,
@@ -58,6 +60,8 @@ class ClaimBench {
     /** {@code open} (default), {@code paranoid}, or {@code both} (open, then paranoid, and their ratio). */
     private static final String POSTURE = System.getProperty("bench.posture", "open");
     private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 262_144);
+    /** Extra hub settings for every hub this benchmark starts: {@code KEY=value,KEY=value} (environment names). */
+    private static final String HUB_ENV = System.getProperty("bench.hub-env", "");
     private static final String TOKEN = "claim-bench-connect-" + Long.toHexString(System.nanoTime());
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -99,6 +103,12 @@ class ClaimBench {
         env.put("HUB_JAVA_OPTS", HubServer.BENCH_JVM);
         if (paranoid) {
             env.putAll(paranoidEnv(db.resolveSibling(db.getFileName() + "-material")));
+        }
+        for (String setting : HUB_ENV.split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
         }
         try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
@@ -196,9 +206,13 @@ class ClaimBench {
         sleepUntil(warmEnd);
         Duration cpuStart = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
         Duration clientCpuStart = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+        Map<String, Long> threadsStart = HubProcess.threadTicks(hubPid);
+        long[] journalStart = journalCounters(uri);
         sleepUntil(end);
         Duration cpuEnd = hubProcess.info().totalCpuDuration().orElse(Duration.ZERO);
         Duration clientCpuEnd = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+        Map<String, Long> threadsEnd = HubProcess.threadTicks(hubPid);
+        long[] journalEnd = journalCounters(uri);
         String load = loadAverage();
         if (!jfr.isEmpty()) {
             // on a loaded machine the timed recording may not have written its file before the hub stops
@@ -231,7 +245,57 @@ class ClaimBench {
                 posture, CLIENTS, WINDOW, total, SECONDS, total / (double) SECONDS,
                 new Percentiles(latencies, count).summary(), cpuMicrosPerPair,
                 cpuEnd.minus(cpuStart).toNanos() / 1e9 / SECONDS, clientMicrosPerPair, load);
+        if (total > 0) {
+            long commits = journalEnd[0] - journalStart[0];
+            long events = journalEnd[1] - journalStart[1];
+            // a commit's cost barely depends on its rows: fewer pairs per commit means more commit CPU per pair
+            System.out.printf("ClaimBench (%s): journal %d commits, %d events in the measured period: %.3f commits/pair,"
+                            + " %.1f events/commit; hub CPU per pair by thread group (us): %s%n", posture, commits, events,
+                    commits / (double) total, commits == 0 ? 0 : events / (double) commits,
+                    perPair(threadsStart, threadsEnd, total));
+        }
         return new Result(posture, total / (double) SECONDS, cpuMicrosPerPair, clientMicrosPerPair, load);
+    }
+
+    /** {@code synapse_journal_commits_total} and {@code synapse_journal_last_seq} of the hub ({@code -1}s when unreadable). */
+    private static long[] journalCounters(URI ws) {
+        long[] values = {-1, -1};
+        try {
+            URI metrics = URI.create("http://" + ws.getHost() + ":" + ws.getPort() + "/metrics");
+            String body = HTTP.send(java.net.http.HttpRequest.newBuilder(metrics).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            for (String line : body.split("\n")) {
+                if (line.startsWith("synapse_journal_commits_total ")) {
+                    values[0] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+                } else if (line.startsWith("synapse_journal_last_seq ")) {
+                    values[1] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+                }
+            }
+        } catch (java.io.IOException e) {
+            System.err.println("ClaimBench: /metrics unreadable: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return values;
+    }
+
+    /** Thread groups' CPU between two readings, in µs per pair, largest first, groups under 1 µs left out. */
+    private static String perPair(Map<String, Long> before, Map<String, Long> after, long pairs) {
+        List<Map.Entry<String, Long>> used = new ArrayList<>();
+        for (Map.Entry<String, Long> e : after.entrySet()) {
+            long ticks = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            if (ticks * 10_000.0 / pairs >= 1) {
+                used.add(Map.entry(e.getKey(), ticks));
+            }
+        }
+        used.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+        StringBuilder out = new StringBuilder();
+        for (Map.Entry<String, Long> e : used) {
+            // a tick is 10 ms
+            out.append(out.length() == 0 ? "" : ", ").append(e.getKey()).append(' ')
+                    .append(Math.round(e.getValue() * 10_000.0 / pairs));
+        }
+        return out.toString();
     }
 
     /** One socket cycling {@link #WINDOW} disjoint tasks. */

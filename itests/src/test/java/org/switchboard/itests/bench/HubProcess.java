@@ -21,6 +21,32 @@ final class HubProcess {
         return ProcessHandle.of(pid).flatMap(p -> p.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
     }
 
+    /**
+     * CPU clock ticks (1/100 s on Linux) of each group of the process's threads, a group being a
+     * thread name with its digits replaced by {@code #} (Linux keeps 15 characters of a name).
+     */
+    static java.util.Map<String, Long> threadTicks(long pid) {
+        java.util.Map<String, Long> ticks = new java.util.TreeMap<>();
+        if (pid <= 0) {
+            return ticks;
+        }
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[0-9]+", "#");
+                    String[] f = stat.substring(stat.lastIndexOf(") ") + 2).split(" ");
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
+                } catch (IOException e) {
+                    // the thread ended
+                }
+            }
+        } catch (IOException e) {
+            // no such process: no figures
+        }
+        return ticks;
+    }
+
     /** The machine's load average line, printed beside every figure because the machine is shared. */
     static String loadAverage() {
         try {

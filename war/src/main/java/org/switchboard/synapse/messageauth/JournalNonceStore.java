@@ -5,6 +5,9 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.switchboard.journal.Journal;
 import org.switchboard.journal.SideRow;
 import org.switchboard.journal.SideRows;
@@ -16,12 +19,15 @@ import org.switchboard.journal.SideRows;
  * together, and a failed commit applies neither (the handler's append fails: the frame is refused with
  * nothing applied). What no append took (a refusal, a frame with no journalled effect) is written by
  * {@link #writeAttached()} into the writer's next transaction. Start-up reads and the periodic prune
- * go straight to the table ({@code table}).
+ * go straight to the table ({@code table}); the periodic prune runs on {@code pruning}, never on the
+ * frame's thread.
  */
 public final class JournalNonceStore implements NonceStore {
 
     private final Journal journal;
     private final NonceStore table;
+    private final Executor pruning;
+    private final AtomicBoolean pruneRunning = new AtomicBoolean();
 
     /** One nonce row of {@code synapse_message_auth_nonce}. */
     record NonceRow(String id, double expiresAt) implements SideRow {
@@ -37,13 +43,17 @@ public final class JournalNonceStore implements NonceStore {
         }
     }
 
-    /** A store writing through {@code journal} (which must {@link Journal#writesSideRows() write side rows}), reading {@code table}. */
-    public JournalNonceStore(Journal journal, NonceStore table) {
+    /**
+     * A store writing through {@code journal} (which must {@link Journal#writesSideRows() write side rows}),
+     * reading {@code table}, and pruning it on {@code pruning}.
+     */
+    public JournalNonceStore(Journal journal, NonceStore table, Executor pruning) {
         if (!journal.writesSideRows()) {
             throw new IllegalArgumentException("the journal does not write side rows");
         }
         this.journal = journal;
         this.table = table;
+        this.pruning = pruning;
     }
 
     @Override
@@ -58,9 +68,29 @@ public final class JournalNonceStore implements NonceStore {
         return true;
     }
 
+    /**
+     * Deletes the rows expired before {@code now} on the pruning executor and returns at once (issue 17:
+     * on the frame's thread the delete of ten seconds' rows held that socket's frames for up to 2 s and
+     * was 9% of a paranoid hub's samples). While one prune runs, another call is dropped: the next one
+     * deletes what this one would have. Only rows already expired are deleted, so a late prune reopens
+     * nothing.
+     */
     @Override
     public void prune(double now) {
-        table.prune(now);
+        if (!pruneRunning.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            pruning.execute(() -> {
+                try {
+                    table.prune(now);
+                } finally {
+                    pruneRunning.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            pruneRunning.set(false); // the hub is stopping: start-up's pruneAll deletes these rows
+        }
     }
 
     @Override

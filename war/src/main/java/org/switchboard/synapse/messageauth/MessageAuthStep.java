@@ -108,7 +108,7 @@ public final class MessageAuthStep implements PipelineStep {
     private static NonceStore hubStore(SynapseContext ctx) {
         NonceStore table = databaseStore();
         if (ctx.hasJournal() && ctx.journal().writesSideRows()) {
-            return new JournalNonceStore(ctx.journal(), table);
+            return new JournalNonceStore(ctx.journal(), table, ctx.blocking());
         }
         return table;
     }

@@ -28,13 +28,20 @@ public final class NonceCache {
         }
     });
 
-    /** How often expired entries leave the map and the store even when the cache is not full. */
+    /** How often expired entries leave the map even when the cache is not full. */
     static final double PRUNE_INTERVAL_SECONDS = 10;
+    /**
+     * How often expired rows leave the store: more often than the map, so each delete is a second's rows
+     * rather than ten seconds' (one long delete transaction made the journal's commits meanwhile rewrite
+     * the pages it touched; issue 17).
+     */
+    static final double STORE_PRUNE_INTERVAL_SECONDS = 1;
 
     private final int capacity;
     private final NonceStore store;
     private final Map<String, Double> live = new HashMap<>();
     private double nextPrune;
+    private double nextStorePrune;
     // no held entry expires before this: set by each purge, lowered by each entry added
     private double earliestExpiry = Double.NEGATIVE_INFINITY;
 
@@ -45,6 +52,7 @@ public final class NonceCache {
         store.pruneAll(now);
         live.putAll(store.live(now));
         nextPrune = now + PRUNE_INTERVAL_SECONDS;
+        nextStorePrune = now + STORE_PRUNE_INTERVAL_SECONDS;
     }
 
     /**
@@ -78,9 +86,13 @@ public final class NonceCache {
                 return Admission.REPLAYED;
             }
             if (now >= nextPrune) {
-                // keep the table (whose every commit rewrites its changed pages) and the map near the live set
+                // keep the map near the live set
                 nextPrune = now + PRUNE_INTERVAL_SECONDS;
                 purge(now);
+            }
+            if (now >= nextStorePrune) {
+                // keep the table (whose every commit rewrites its changed pages) near the live set
+                nextStorePrune = now + STORE_PRUNE_INTERVAL_SECONDS;
                 prune = true;
             }
             if (live.size() >= capacity) {

@@ -103,6 +103,21 @@ class NonceCacheTest {
     }
 
     @Test
+    void theStoreIsPrunedEverySecondWhileTheMapWaitsForItsInterval() {
+        MapStore store = new MapStore();
+        NonceCache cache = new NonceCache(1_000, store, 100);
+        String[] ids = {"old", "a", "b"};
+        double[] expiries = {100.5, 111, 112};
+        double[] admittedAt = {100, 100.2, 101.1};
+        for (int i = 0; i < ids.length; i++) {
+            assertEquals(NonceCache.Admission.ADMITTED, cache.admit(ids[i], expiries[i], admittedAt[i]));
+        }
+        assertEquals(java.util.Set.of("a", "b"), store.rows.keySet(), "\"old\" left the table a second on");
+        assertEquals(3, cache.size(), "the map is scanned only every " + NonceCache.PRUNE_INTERVAL_SECONDS + " s");
+        assertEquals(NonceCache.Admission.REPLAYED, cache.admit("a", 111, 102), "a live entry is never pruned");
+    }
+
+    @Test
     void aFullCacheScansAndPrunesOnlyOnceSomethingCanHaveExpired() {
         int[] prunes = {0};
         MapStore rows = new MapStore();
