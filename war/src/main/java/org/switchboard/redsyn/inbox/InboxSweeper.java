@@ -2,7 +2,7 @@ package org.switchboard.redsyn.inbox;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -22,8 +22,8 @@ public class InboxSweeper {
 
     private static final Logger LOG = Logger.getLogger(InboxSweeper.class.getName());
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory sweepThreads;
 
     @Inject
     InboxService inbox;
@@ -34,7 +34,7 @@ public class InboxSweeper {
     private PeriodicSweep sweeps;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        sweeps = PeriodicSweep.start(scheduler, "redsyn-inbox-sweeper-stop", Math.max(100, config.sweepIntervalMillis()), this::sweep);
+        sweeps = PeriodicSweep.start(sweepThreads, "redsyn-inbox-sweeper-stop", Math.max(100, config.sweepIntervalMillis()), this::sweep);
     }
 
 

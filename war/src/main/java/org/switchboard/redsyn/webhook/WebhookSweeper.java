@@ -2,7 +2,7 @@ package org.switchboard.redsyn.webhook;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -33,8 +33,8 @@ public class WebhookSweeper {
     private static final Logger LOG = Logger.getLogger(WebhookSweeper.class.getName());
     private static final int BATCH = 200;
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory sweepThreads;
 
     @Inject
     WebhookRegistry registry;
@@ -51,7 +51,7 @@ public class WebhookSweeper {
     private PeriodicSweep sweeps;
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        sweeps = PeriodicSweep.start(scheduler, "redsyn-webhook-sweeper-stop", INTERVAL_MILLIS, this::sweep);
+        sweeps = PeriodicSweep.start(sweepThreads, "redsyn-webhook-sweeper-stop", INTERVAL_MILLIS, this::sweep);
     }
 
 

@@ -2,7 +2,7 @@ package org.switchboard.synapse.federation.outbound;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -51,8 +51,8 @@ public class ForwardDispatcher implements WorkHandler {
     @Inject
     SynapseContextSource hub;
 
-    @Resource
-    ManagedScheduledExecutorService scheduler;
+    @Resource(lookup = "java:comp/DefaultManagedThreadFactory")
+    ManagedThreadFactory sweepThreads;
 
     private volatile ForwardService service;
     private PeriodicSweep sweeps;
@@ -163,7 +163,7 @@ public class ForwardDispatcher implements WorkHandler {
     }
 
     void start(@Observes @Initialized(ApplicationScoped.class) Object ignored) {
-        sweeps = PeriodicSweep.start(scheduler, "synapse-forward-sweeper-stop", 1000, this::tick);
+        sweeps = PeriodicSweep.start(sweepThreads, "synapse-forward-sweeper-stop", 1000, this::tick);
     }
 
 
