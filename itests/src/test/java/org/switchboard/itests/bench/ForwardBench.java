@@ -97,13 +97,13 @@ class ForwardBench {
                 HubProcess.jcmd(hubB.pid(), "JFR.start", "name=fwd", "settings=profile", "filename=" + jfr + "/hub-b.jfr");
             }
             Cpu cpu = new Cpu(hubA, hubB);
-            DeliveryBench.JournalCounters journalA = DeliveryBench.JournalCounters.read(hubA);
-            DeliveryBench.JournalCounters journalB = DeliveryBench.JournalCounters.read(hubB);
+            JournalCounters journalA = JournalCounters.read(hubA);
+            JournalCounters journalB = JournalCounters.read(hubB);
             long started = System.nanoTime();
             long measured = saturated(all, window, chats / pairs, 0);
             long elapsed = System.nanoTime() - started;
-            String journals = "origin journal " + DeliveryBench.JournalCounters.read(hubA).since(journalA)
-                    + "; receiver journal " + DeliveryBench.JournalCounters.read(hubB).since(journalB);
+            String journals = "origin journal " + JournalCounters.read(hubA).since(journalA)
+                    + "; receiver journal " + JournalCounters.read(hubB).since(journalB);
             if (!jfr.isEmpty()) {
                 HubProcess.jcmd(hubA.pid(), "JFR.stop", "name=fwd");
                 HubProcess.jcmd(hubB.pid(), "JFR.stop", "name=fwd");
@@ -123,13 +123,13 @@ class ForwardBench {
                 HubProcess.jcmd(hubB.pid(), "JFR.start", "name=fwdpaced", "settings=profile", "filename=" + jfrLatency + "/hub-b.jfr");
             }
             cpu = new Cpu(hubA, hubB);
-            journalA = DeliveryBench.JournalCounters.read(hubA);
-            journalB = DeliveryBench.JournalCounters.read(hubB);
+            journalA = JournalCounters.read(hubA);
+            journalB = JournalCounters.read(hubB);
             started = System.nanoTime();
             long[] samples = pacedRun(all, paced, latencyChats / pairs);
             elapsed = System.nanoTime() - started;
-            journals = "origin journal " + DeliveryBench.JournalCounters.read(hubA).since(journalA)
-                    + "; receiver journal " + DeliveryBench.JournalCounters.read(hubB).since(journalB);
+            journals = "origin journal " + JournalCounters.read(hubA).since(journalA)
+                    + "; receiver journal " + JournalCounters.read(hubB).since(journalB);
             if (!jfrLatency.isEmpty()) {
                 HubProcess.jcmd(hubA.pid(), "JFR.stop", "name=fwdpaced");
                 HubProcess.jcmd(hubB.pid(), "JFR.stop", "name=fwdpaced");

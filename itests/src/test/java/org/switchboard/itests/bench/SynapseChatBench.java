@@ -93,7 +93,7 @@ class SynapseChatBench {
             if (!jfr.isEmpty() && hubPid > 0) {
                 HubProcess.jcmd(hubPid, "JFR.start", "name=chatbench", "settings=profile", "filename=" + jfr);
             }
-            DeliveryBench.JournalCounters journalBefore = hub != null ? DeliveryBench.JournalCounters.read(hub) : null;
+            JournalCounters journalBefore = hub != null ? JournalCounters.read(hub) : null;
             String loadBefore = HubProcess.loadAverage();
             long cpuBefore = HubProcess.cpuNanos(hubPid);
             long clientCpuBefore = HubProcess.cpuNanos(ProcessHandle.current().pid());
@@ -116,7 +116,7 @@ class SynapseChatBench {
                             cpuUsed / (double) elapsed) : "unknown",
                     System.getProperty("bench.client", "jdk"), clientCpuUsed / (double) elapsed, loadBefore, loadAfter);
             if (journalBefore != null) {
-                System.out.printf("SYNAPSE directed chat: journal %s%n", DeliveryBench.JournalCounters.read(hub).since(journalBefore));
+                System.out.printf("SYNAPSE directed chat: journal %s%n", JournalCounters.read(hub).since(journalBefore));
             }
             if (rate > 0) {
                 // the same percentiles per 10 s of offered load, in the order chats were received: shows settling and bursts
