@@ -11,7 +11,7 @@ import org.switchboard.journal.snapshot.SnapshotWriter;
 /**
  * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
  * {@code operation_key} and by {@code (sender, idempotency_key)}, the mutation ledger, the open
- * requests in key order, and the open counts the admission caps read. Every change is a
+ * requests (listed in key order), and the open counts the admission caps read. Every change is a
  * compare-and-set on {@code ordinal} under one lock, so check and change are atomic.
  */
 public final class DeliveryBook {
@@ -31,10 +31,13 @@ public final class DeliveryBook {
     public record Mutation(String digest, long eventSeq) {
     }
 
+    private static final Comparator<Aggregate> BY_KEY = Comparator.comparing(Aggregate::operationKey);
+
     private final Map<String, Aggregate> byKey = new HashMap<>();
     private final Map<String, String> byIdempotency = new HashMap<>();
     private final Map<String, Mutation> mutations = new HashMap<>();
-    private final TreeMap<String, Aggregate> open = new TreeMap<>();
+    /** Open requests by key; a hash map (walking a sorted one was ~3% of the samples in a delivery-cycle profile): the rare walks sort. */
+    private final Map<String, Aggregate> open = new HashMap<>();
     private final Map<String, Integer> openPerIncarnation = new HashMap<>();
     private final Map<String, Integer> openPerSender = new HashMap<>();
     private final Map<String, Long> notificationSeqs = new HashMap<>();
@@ -167,12 +170,10 @@ public final class DeliveryBook {
         for (Aggregate aggregate : open.values()) {
             if (aggregate.intent().deadline() <= now) {
                 due.add(aggregate);
-                if (due.size() >= limit) {
-                    break;
-                }
             }
         }
-        return due;
+        due.sort(BY_KEY);
+        return due.size() > limit ? new ArrayList<>(due.subList(0, Math.max(0, limit))) : due;
     }
 
     /** Open requests for {@code target} under an incarnation other than {@code incarnation}, in key order. */
@@ -183,6 +184,7 @@ public final class DeliveryBook {
                 found.add(aggregate);
             }
         }
+        found.sort(BY_KEY);
         return found;
     }
 
