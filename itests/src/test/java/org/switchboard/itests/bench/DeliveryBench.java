@@ -37,11 +37,13 @@ import org.switchboard.itests.support.RawWebSocket;
  * <p>Phase 2, cycle latency: requests offered evenly paced at {@code bench.rate} per second in total
  * (0 = half the measured admission rate), each taken through boundary → ack → outcome completed by its
  * recipient; latency counts from the request's scheduled send time to the sender's
- * {@code completed} notification. {@code bench.cycles} (20000) measured. Both result lines carry
+ * {@code completed} notification. {@code bench.cycles} (20000) measured after {@code bench.warmup-cycles}
+ * (60000) at the same rate, which compile the stage reports' code (the admissions do not run it). Both result lines carry
  * the hub's CPU time per operation and the load average, because the machine is shared.
  * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions,
  * {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
- * on another build of the application (a before/after pair run back to back from one checkout).
+ * on another build of the application (a before/after pair run back to back from one checkout);
+ * {@code bench.hub-java-opts} replaces the hub's JVM options ({@code -Xmx1g -XX:+UseParallelGC}).
  */
 class DeliveryBench {
 
@@ -55,7 +57,9 @@ class DeliveryBench {
         int warmup = Integer.getInteger("bench.warmup", 30_000);
         int cycles = Integer.getInteger("bench.cycles", 20_000);
         double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
-        Map<String, String> hubEnv = new java.util.HashMap<>(Map.of("HUB_JAVA_OPTS", HubServer.BENCH_JVM));
+        int warmupCycles = Integer.getInteger("bench.warmup-cycles", 60_000);
+        Map<String, String> hubEnv = new java.util.HashMap<>(Map.of("HUB_JAVA_OPTS",
+                System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM)));
         String war = System.getProperty("bench.hub-war", "");
         if (!war.isEmpty()) {
             hubEnv.put("HUB_WAR", war);
@@ -91,7 +95,8 @@ class DeliveryBench {
                     clientCpu / 1e3 / admitted, clientCpu / (double) elapsed, journal);
 
             double cycleRate = rate > 0 ? rate : perSecond / 2;
-            cyclesRun(all, Math.max(1, cycles / 4 / pairs), cycleRate, null);
+            // the stage reports of a cycle (boundary, ack, completed) are not in the admissions: warm them
+            cyclesRun(all, Math.max(1, warmupCycles / pairs), cycleRate, null);
             long[] latencies = new long[(cycles / pairs) * pairs];
             String jfrCycles = System.getProperty("bench.jfr-cycles", "");
             if (!jfrCycles.isEmpty()) {
