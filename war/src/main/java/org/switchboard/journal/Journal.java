@@ -83,6 +83,31 @@ public interface Journal {
         }
     }
 
+    /** The highest seq of an event of one of {@code kinds}, 0 when there is none (retention keeps the newest chat). */
+    default long lastSeqOf(Set<String> kinds) {
+        long found = 0;
+        long after = 0;
+        while (true) {
+            List<JournalEvent> page = read(after, 2000, kinds);
+            for (JournalEvent event : page) {
+                found = event.seq();
+                after = event.seq();
+            }
+            if (page.size() < 2000) {
+                return found;
+            }
+        }
+    }
+
+    /**
+     * Deletes the events of {@code kinds} with {@code fromSeq <= seq < belowSeq}, except those at the seqs
+     * in {@code keep} (ascending); returns how many (the retention pass, {@link RetentionPass}). A journal
+     * that cannot delete deletes nothing.
+     */
+    default long deleteBelow(long fromSeq, long belowSeq, Set<String> kinds, long[] keep) {
+        return 0;
+    }
+
     /** Rows quarantined as corrupt during replay (§16.5); the hub is degraded while this is non-empty. */
     List<Long> corruptSeqs();
 

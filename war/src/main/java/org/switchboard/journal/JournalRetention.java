@@ -4,20 +4,20 @@ import java.util.List;
 
 /**
  * The journal's retention rule ({@code hub.journal.retention-*}): which old events a retention pass
- * may delete. Age and row count each name a candidate cut (events below it may go; the further one
- * wins), and the cut never passes a {@link Floor}: the lowest seq something still reads from the
- * journal (a mailbox's unacked directed chats, a pending receipt, an undelivered outbox row, ...). The
- * start-up replay is one such reader: without a state snapshot covering the events, it needs them all,
- * so {@link #snapshotFloor} is always among the floors and nothing is deleted before a snapshot exists.
- * No retention pass runs yet (snapshots exist, floors from the holders do not): the hub does not read
- * the two keys today.
+ * ({@link RetentionPass}) may delete. Age and row count each name a candidate cut (events below it may
+ * go; the further one wins), and the cut never passes a {@link Floor}: the lowest seq something still
+ * reads from the journal (a mailbox's unacked directed chats, a pending receipt, the newest chat).
+ * {@link #snapshotFloor} is the floor a pass deleting state-bearing kinds would need; the hub's pass
+ * deletes only chat, which a replay does not need to rebuild state.
  */
 public final class JournalRetention {
 
-    /** Configuration key (reserved, not read yet): events older than this many seconds may be deleted; 0 = no age limit. */
+    /** Configuration key (environment {@code HUB_JOURNAL_RETENTION_MAX_AGE_SECONDS}): chat older than this may be deleted; 0 = no age limit. */
     public static final String MAX_AGE_KEY = "hub.journal.retention-max-age-seconds";
-    /** Configuration key (reserved, not read yet): at most this many newest events are kept; 0 = no row limit. */
+    /** Configuration key ({@code HUB_JOURNAL_RETENTION_MAX_ROWS}): chat more than this many seqs below the newest may be deleted; 0 = no row limit. */
     public static final String MAX_ROWS_KEY = "hub.journal.retention-max-rows";
+    /** Configuration key ({@code HUB_JOURNAL_RETENTION_INTERVAL_SECONDS}, default 60): seconds between retention passes. */
+    public static final String INTERVAL_KEY = "hub.journal.retention-interval-seconds";
 
     /** The operator's limits; 0 switches a limit off. */
     public record Settings(long maxAgeSeconds, long maxRows) {

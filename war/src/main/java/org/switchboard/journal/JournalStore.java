@@ -250,6 +250,77 @@ public class JournalStore {
         }
     }
 
+    /**
+     * The highest seq of a row of one of {@code kinds}, 0 when none: walks the primary key down from
+     * the top (no kind index), so it is quick when such a row is recent.
+     */
+    public long lastSeqOf(Set<String> kinds) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return lastSeqOf(connection, kinds);
+        }
+    }
+
+    static long lastSeqOf(Connection connection, Set<String> kinds) throws SQLException {
+        List<String> kindList = List.copyOf(kinds);
+        String sql = "SELECT seq FROM journal_event WHERE kind IN (" + "?, ".repeat(kindList.size() - 1)
+                + "?) ORDER BY seq DESC FETCH FIRST 1 ROWS ONLY";
+        try (PreparedStatement query = connection.prepareStatement(sql)) {
+            for (int i = 0; i < kindList.size(); i++) {
+                query.setString(i + 1, kindList.get(i));
+            }
+            try (ResultSet result = query.executeQuery()) {
+                return result.next() ? result.getLong(1) : 0;
+            }
+        }
+    }
+
+    /**
+     * Deletes rows of {@code kinds} with {@code fromSeq <= seq < belowSeq} except the seqs in {@code keep}
+     * (ascending): one statement per stretch between kept seqs, at most {@code window} seqs each, so on an
+     * auto-commit connection no transaction holds many rows and the group commit goes on between them.
+     */
+    public long deleteBelow(long fromSeq, long belowSeq, Set<String> kinds, long[] keep, int window) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            return deleteBelow(connection, fromSeq, belowSeq, kinds, keep, window);
+        }
+    }
+
+    static long deleteBelow(Connection connection, long fromSeq, long belowSeq, Set<String> kinds, long[] keep,
+                            int window) throws SQLException {
+        List<String> kindList = List.copyOf(kinds);
+        String sql = "DELETE FROM journal_event WHERE seq >= ? AND seq < ? AND kind IN ("
+                + "?, ".repeat(kindList.size() - 1) + "?)";
+        long deleted = 0;
+        try (PreparedStatement delete = connection.prepareStatement(sql)) {
+            long from = fromSeq;
+            for (long kept : keep) {
+                if (kept >= belowSeq) {
+                    break;
+                }
+                if (kept >= from) {
+                    deleted += deleteRange(delete, from, kept, kindList, window);
+                    from = kept + 1;
+                }
+            }
+            deleted += deleteRange(delete, from, belowSeq, kindList, window);
+        }
+        return deleted;
+    }
+
+    private static long deleteRange(PreparedStatement delete, long fromSeq, long belowSeq, List<String> kinds, int window)
+            throws SQLException {
+        long deleted = 0;
+        for (long from = fromSeq; from < belowSeq; from += window) {
+            delete.setLong(1, from);
+            delete.setLong(2, Math.min(belowSeq, from + window));
+            for (int i = 0; i < kinds.size(); i++) {
+                delete.setString(i + 3, kinds.get(i));
+            }
+            deleted += delete.executeUpdate();
+        }
+        return deleted;
+    }
+
     /** The event row at {@code seq}, or null. */
     public JournalReader.StoredEvent find(long seq) throws SQLException {
         try (Connection connection = dataSource.getConnection();

@@ -70,6 +70,8 @@ public class JpaJournal implements Journal {
     static final int COMPACT_MAX_WRITE_BYTES = 2 << 20;
     /** Past this many chunks, young or old, a run compacts anyway (~15 MB of H2's heap). */
     static final int COMPACT_HARD_LIMIT_CHUNKS = 65_536;
+    /** Seqs a retention delete covers per statement (and commit). */
+    static final int RETENTION_DELETE_WINDOW = 5_000;
     /** Rows fetched per query while replaying or reading. */
     static final int PAGE = 1000;
     private static final Logger LOG = Logger.getLogger(JpaJournal.class.getName());
@@ -254,6 +256,24 @@ public class JpaJournal implements Journal {
     public CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
                                             List<SideRow> sideRows) {
         return committer.submit(events, outbox, sideRows);
+    }
+
+    @Override
+    public long lastSeqOf(Set<String> kinds) {
+        try {
+            return store.lastSeqOf(kinds);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal: could not read the newest event of " + kinds, e);
+        }
+    }
+
+    @Override
+    public long deleteBelow(long fromSeq, long belowSeq, Set<String> kinds, long[] keep) {
+        try {
+            return store.deleteBelow(fromSeq, belowSeq, kinds, keep, RETENTION_DELETE_WINDOW);
+        } catch (SQLException e) {
+            throw new IllegalStateException("journal: retention could not delete below seq " + belowSeq, e);
+        }
     }
 
     @Override

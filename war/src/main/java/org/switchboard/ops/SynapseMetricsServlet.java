@@ -64,6 +64,11 @@ public class SynapseMetricsServlet extends HttpServlet {
         out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait meanwhile).\n")
                 .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
                 .append("synapse_journal_compaction_seconds_total ").append(compaction.seconds()).append('\n');
+        org.switchboard.journal.RetentionPass retention = runtime.retention();
+        counter(out, "synapse_journal_retention_deleted_total", "Chat events the journal's retention deleted since start (0: retention off).",
+                retention == null ? 0 : retention.deletedTotal());
+        gauge(out, "synapse_journal_retention_below_seq", "Seq below which retention has deleted chat (0: none yet or off).",
+                retention == null ? 0 : retention.deletedBelow());
         gauge(out, "synapse_connected_clients", "Open WebSocket connections.", registry.connectedClients());
         gauge(out, "synapse_online_agents", "Bound agent names.", registry.onlineCount());
         gauge(out, "synapse_active_claims", "Live claims.", claims);

@@ -223,6 +223,15 @@ public final class SynapseHub implements RegistrationHooks {
         return mailbox;
     }
 
+    /**
+     * The chats below {@code cut} the journal's retention must keep (issue 20), ascending: directed chats a
+     * mailbox may still owe and the chats of unsettled receipts.
+     */
+    public long[] retainedChatsBelow(long cut) {
+        return java.util.stream.LongStream.concat(java.util.Arrays.stream(mailbox.retainedBelow(cut)),
+                java.util.Arrays.stream(receipts.pending().seqsBelow(cut))).sorted().distinct().toArray();
+    }
+
     public String hubId() {
         return ctx.frames().hubId();
     }

@@ -72,6 +72,21 @@ public class SynapseRuntime implements SynapseContextSource {
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.journal.snapshot-interval-events", defaultValue = "10000")
     long snapshotIntervalEvents;
 
+    /** Chat older than this many seconds may be deleted from the journal (issue 20); 0 = no age limit. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = org.switchboard.journal.JournalRetention.MAX_AGE_KEY, defaultValue = "0")
+    long retentionMaxAgeSeconds;
+
+    /** Chat more than this many events below the newest may be deleted from the journal; 0 = no row limit. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = org.switchboard.journal.JournalRetention.MAX_ROWS_KEY, defaultValue = "0")
+    long retentionMaxRows;
+
+    /** How often the retention pass runs, in seconds. */
+    @Inject
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = org.switchboard.journal.JournalRetention.INTERVAL_KEY, defaultValue = "60")
+    long retentionIntervalSeconds;
+
     /** The hub's data directory; snapshots live in its {@code snapshot/} folder. */
     @Inject
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "hub.data-dir", defaultValue = "./data")
@@ -91,6 +106,9 @@ public class SynapseRuntime implements SynapseContextSource {
     /** The key of a security file that refused to load (issue 17): the hub then never serves. */
     private volatile String securityRefusal;
     private volatile long replayMillis = -1;
+    /** The journal's retention pass and its schedule (null while both limits are off). */
+    private volatile org.switchboard.journal.RetentionPass retention;
+    private volatile org.switchboard.lifecycle.PeriodicSweep retentionSweep;
     /** The one start-up scan of the journal: the hub, the forward outbox and coordination state share it. */
     private final org.switchboard.journal.ReplayFanout startupScan = new org.switchboard.journal.ReplayFanout();
 
@@ -238,7 +256,43 @@ public class SynapseRuntime implements SynapseContextSource {
                 + (snapshots.file() == null ? "" : ", new snapshot " + snapshots.written()) + ")");
         timers.scheduleWithFixedDelay(() -> tick(built), 1, 1, TimeUnit.SECONDS);
         timers.scheduleWithFixedDelay(() -> sweepDeliveries(built), 5, 5, TimeUnit.SECONDS);
+        startRetention(journal, built);
         return built;
+    }
+
+    /** The journal retention pass (issue 20, journal.md "Retention"), when a limit is set and there is a journal. */
+    private void startRetention(Journal journal, SynapseHub built) {
+        org.switchboard.journal.JournalRetention.Settings limits =
+                new org.switchboard.journal.JournalRetention.Settings(retentionMaxAgeSeconds, retentionMaxRows);
+        if (journal == null || limits.off()) {
+            return;
+        }
+        org.switchboard.journal.RetentionPass pass = new org.switchboard.journal.RetentionPass(limits, java.util.Set.of("chat"),
+                built::retainedChatsBelow, HubFrames::wallClock);
+        retention = pass;
+        long intervalMillis = TimeUnit.SECONDS.toMillis(Math.max(1, retentionIntervalSeconds));
+        retentionSweep = org.switchboard.lifecycle.PeriodicSweep.start(threadFactory, "journal retention", intervalMillis, () -> {
+            try {
+                org.switchboard.journal.RetentionPass.Result result = pass.run(journal);
+                if (result != null && result.deleted() > 0) {
+                    LOG.info(() -> "SYNAPSE journal retention: deleted " + result.deleted() + " chat events below seq "
+                            + result.cut().deleteBelow() + " (limited by " + result.cut().limitedBy() + ")");
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "SYNAPSE journal retention pass failed; the next one tries again", e);
+            }
+        });
+        LOG.info(() -> "SYNAPSE journal retention on: chat deleted when "
+                + (retentionMaxAgeSeconds > 0 ? "older than " + retentionMaxAgeSeconds + " s" : "")
+                + (retentionMaxAgeSeconds > 0 && retentionMaxRows > 0 ? " or " : "")
+                + (retentionMaxRows > 0 ? "more than " + retentionMaxRows + " events below the newest" : "")
+                + ", every " + intervalMillis / 1000 + " s; kept: directed chats a mailbox still owes,"
+                + " pending receipts' chats, the newest chat and every other kind");
+    }
+
+    /** The journal retention pass, or null while it is off (metrics). */
+    public org.switchboard.journal.RetentionPass retention() {
+        return retention;
     }
 
     /** State snapshots (issue 20) in {@code <hub.data-dir>/snapshot/}, as configured; off without a journal. */
@@ -349,6 +403,10 @@ public class SynapseRuntime implements SynapseContextSource {
 
     @PreDestroy
     void stop() {
+        org.switchboard.lifecycle.PeriodicSweep sweep = retentionSweep;
+        if (sweep != null) {
+            sweep.close();
+        }
         SynapseHub current = hub;
         if (current != null) {
             for (Connection connection : current.context().registry().openConnections()) {

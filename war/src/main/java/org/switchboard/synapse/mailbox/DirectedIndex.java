@@ -70,6 +70,11 @@ final class DirectedIndex {
     /** Highest seq dropped by the size limit (0 = none): an ack of an older seq is checked against the journal. */
     private final AtomicLong sizePrunedThrough = new AtomicLong();
 
+    /** The indexed seqs below {@code cut}, ascending: chats some named recipient has not acked, and wide ones. */
+    long[] seqsBelow(long cut) {
+        return chats.headMap(cut).keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
     /** An index of at most {@code limit} chats over the receivers' watermarks. */
     DirectedIndex(int limit, ToLongFunction<String> watermark) {
         this.limit = Math.max(1, limit);

@@ -85,6 +85,15 @@ public final class MailboxService {
         }
     }
 
+    /**
+     * The directed chats below {@code cut} that the journal's retention must keep, ascending: those a
+     * recipient may still need (the index drops a chat once every named recipient acked it; a
+     * glob-addressed one only by its size limit).
+     */
+    public long[] retainedBelow(long cut) {
+        return directed.seqsBelow(cut);
+    }
+
     /** Highest journal seq this hub has seen. */
     public long highestSeq() {
         return highestSeq.get();

@@ -50,6 +50,11 @@ public final class PendingReceipts {
         pending.remove(seq);
     }
 
+    /** The chats of unsettled receipts below {@code cut}, ascending (the journal's retention keeps them). */
+    public long[] seqsBelow(long cut) {
+        return pending.headMap(cut).keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
     public int size() {
         return pending.size();
     }
