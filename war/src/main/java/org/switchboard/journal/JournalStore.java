@@ -154,14 +154,6 @@ public class JournalStore {
     }
 
     /**
-     * Sets how long the embedded H2 file keeps a dead chunk before reusing its space ({@link H2FileRetention});
-     * H2 stores the setting in the file, so the hub sets it at every start. Needs an admin user.
-     */
-    public void setFileRetention(int millis) throws SQLException {
-        execute("SET RETENTION_TIME " + millis);
-    }
-
-    /**
      * Compacts the embedded H2 file's sparse chunks ({@link H2FileCompaction}); returns the chunks left,
      * or -1 when the database is not an embedded H2 file.
      */

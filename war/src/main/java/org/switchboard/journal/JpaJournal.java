@@ -164,36 +164,19 @@ public class JpaJournal implements Journal {
     }
 
     private void startFileSync() {
-        fileSync = new PeriodicFileTask(store::syncFile, failure -> {
-            LOG.log(Level.WARNING, "journal: H2 file sync refused, left to the OS from now on: " + failure.getMessage());
-            setFileRetention(H2FileRetention.H2_DEFAULT_MILLIS); // the short retention relied on the sync
-        });
+        fileSync = new PeriodicFileTask(store::syncFile, failure -> LOG.log(Level.WARNING,
+                "journal: H2 file sync refused, left to the OS from now on: " + failure.getMessage()));
         // two threads: a compaction run takes up to seconds and must not hold back the next sync
         syncScheduler = Executors.newScheduledThreadPool(2, ownThreads);
-        boolean syncing = fileSync.start(syncScheduler, syncIntervalMillis);
-        if (syncing) {
+        if (fileSync.start(syncScheduler, syncIntervalMillis)) {
             LOG.info(() -> "journal: H2 file forced to disk every " + syncIntervalMillis + " ms (" + SYNC_INTERVAL_KEY + ")");
         }
-        setFileRetention(syncing ? H2FileRetention.millis(syncIntervalMillis) : H2FileRetention.H2_DEFAULT_MILLIS);
         fileCompaction = new PeriodicFileTask(this::compactFileOnce, failure -> LOG.log(Level.WARNING,
                 "journal: H2 file compaction failed and is off from now on (" + COMPACT_INTERVAL_KEY + "): " + failure));
         if (fileCompaction.start(syncScheduler, compactIntervalMillis)) {
             LOG.info(() -> "journal: H2 file's chunks counted every " + compactIntervalMillis + " ms ("
                     + COMPACT_INTERVAL_KEY + "), sparse ones compacted above " + compactAboveChunks + " old chunks ("
                     + COMPACT_ABOVE_CHUNKS_KEY + ")");
-        }
-    }
-
-    /**
-     * Sets H2's dead-chunk retention ({@link H2FileRetention}); a database that refuses keeps what it has
-     * (H2's 45 s unless an earlier start set it), which is safe, only slower to scan.
-     */
-    private void setFileRetention(int millis) {
-        try {
-            store.setFileRetention(millis);
-            LOG.info(() -> "journal: H2 keeps dead file chunks " + millis + " ms before reusing their space");
-        } catch (SQLException e) {
-            LOG.log(Level.WARNING, "journal: could not set H2 RETENTION_TIME " + millis + ": " + e.getMessage());
         }
     }
 
