@@ -68,7 +68,8 @@ public class SynapseEndpoint {
         session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
         session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
         Connection connection = new Connection(new WebSocketPeer(session, shortcuts.remoteAddress(session),
-                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts),
+                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts,
+                runtime.frameFlusher()),
                 HubFrames.wallClock());
         connection.transport(session.isSecure(), ClientCertificateCapture.pin(session.getUserPrincipal()));
         session.getUserProperties().put(CONNECTION, connection);
