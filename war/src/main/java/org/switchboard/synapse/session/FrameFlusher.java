@@ -44,9 +44,11 @@ public final class FrameFlusher {
     /** Writes every listed socket; one listed during the pass is written by it or by the next one. */
     private void pass() {
         scheduled.set(false);
+        // a broadcast's one text reaches many sockets of a pass: encoded once for them, copied into each write
+        TextFrames.Payloads payloads = new TextFrames.Payloads();
         WebSocketPeer peer;
         while ((peer = waiting.poll()) != null) {
-            peer.flush();
+            peer.flush(payloads);
         }
     }
 }

@@ -152,10 +152,13 @@ public final class WebSocketPeer implements Peer {
         return written;
     }
 
-    /** The flusher's turn: what is queued now leaves (a frame queued after this starts lists the peer again). */
-    void flush() {
+    /**
+     * The flusher's turn: what is queued now leaves (a frame queued after this starts lists the peer again);
+     * {@code payloads} holds the UTF-8 of frames other sockets of the same pass already encoded.
+     */
+    void flush(TextFrames.Payloads payloads) {
         flushListed.set(false);
-        drain();
+        drain(payloads);
     }
 
     /** Queues one frame; false (and {@code written} completed false) when the socket takes no more. */
@@ -175,8 +178,12 @@ public final class WebSocketPeer implements Peer {
     }
 
     private void drain() {
+        drain(null);
+    }
+
+    private void drain(TextFrames.Payloads payloads) {
         if (raw != null) {
-            drainRaw();
+            drainRaw(payloads);
             return;
         }
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
@@ -208,7 +215,7 @@ public final class WebSocketPeer implements Peer {
     }
 
     /** Writes everything queued (up to {@link #MAX_RAW_WRITE_BYTES} at a time) as consecutive frames in one write. */
-    private void drainRaw() {
+    private void drainRaw(TextFrames.Payloads payloads) {
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
             List<Outbound> batch = new ArrayList<>();
             List<String> texts = new ArrayList<>();
@@ -226,7 +233,7 @@ public final class WebSocketPeer implements Peer {
             writeStartedNanos = System.nanoTime();
             Future<?> sent;
             try {
-                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts)));
+                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts, payloads)));
             } catch (RuntimeException e) {
                 complete(batch, false);
                 writing.set(false);
