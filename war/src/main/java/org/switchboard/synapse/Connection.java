@@ -165,6 +165,11 @@ public final class Connection {
         return peer.send(text);
     }
 
+    /** Sends one encoded frame that may wait to leave with this socket's next frames ({@link Peer#sendCoalesced}). */
+    public CompletableFuture<Boolean> sendCoalesced(String text) {
+        return peer.sendCoalesced(text);
+    }
+
     /** Closes the socket; processing of further frames stops. */
     public void close(int code, String reason) {
         closing = true;

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.switchboard.json.JsonText;
 
 /**
  * Every open socket and the name→socket binding, on concurrent maps (no global lock). Also keeps
@@ -28,6 +30,13 @@ public final class ConnectionRegistry {
     private final ConcurrentHashMap<String, AtomicInteger> perHost = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AgentActivity> activity = new ConcurrentHashMap<>();
     private final boolean staleTracking;
+    /** Bumped on every change of the bound names, so the roster's text is rebuilt once per change (issue 20). */
+    private final AtomicLong rosterVersion = new AtomicLong();
+    private volatile RosterText rosterText = new RosterText(-1, "[]");
+
+    /** The sorted roster as a JSON array, and the {@link #rosterVersion} it was built at (or after). */
+    private record RosterText(long version, String json) {
+    }
 
     /** A registry; {@code staleTracking} off makes every matched socket consume-live. */
     public ConnectionRegistry(boolean staleTracking) {
@@ -120,9 +129,38 @@ public final class ConnectionRegistry {
         return names;
     }
 
+    /**
+     * The sorted bound names as a compact JSON array ({@code ["a","b"]}), the text every presence update
+     * and welcome carries. Built once per change of the names and shared: in a connection storm each
+     * registration's presence and each open's welcome would otherwise write the whole roster again.
+     */
+    public String rosterJson() {
+        long version = rosterVersion.get();
+        RosterText cached = rosterText;
+        if (cached.version() == version) {
+            return cached.json();
+        }
+        // built after reading the version, so it holds at least every change up to it
+        StringBuilder out = new StringBuilder(16 + byName.size() * 24).append('[');
+        boolean first = true;
+        for (String name : roster()) {
+            if (!first) {
+                out.append(',');
+            }
+            first = false;
+            JsonText.quote(out, name);
+        }
+        String json = out.append(']').toString();
+        rosterText = new RosterText(version, json);
+        return json;
+    }
+
     /** Binds when free; returns the current holder when the name is taken by another socket. */
     public Connection bindIfFree(String name, Connection connection) {
         Connection holder = byName.putIfAbsent(name, connection);
+        if (holder == null) {
+            rosterVersion.incrementAndGet();
+        }
         if (holder == null || holder == connection) {
             connection.name(name);
             return null;
@@ -144,6 +182,7 @@ public final class ConnectionRegistry {
     public boolean unbind(String name, Connection connection) {
         boolean removed = byName.remove(name, connection);
         if (removed) {
+            rosterVersion.incrementAndGet();
             AgentActivity agent = activity.get(name);
             if (agent != null) {
                 agent.forgetReaction();

@@ -14,6 +14,15 @@ public interface Peer {
     /** Queues one text frame in order; completes true once written, false if the write failed or timed out. */
     CompletableFuture<Boolean> send(String text);
 
+    /**
+     * As {@link #send}, but the write may wait briefly so that frames queued for this socket meanwhile
+     * leave in the same write (broadcasts: many sockets, each written once per batch instead of once per
+     * frame). Order with {@link #send} is kept. By default the same as {@link #send}.
+     */
+    default CompletableFuture<Boolean> sendCoalesced(String text) {
+        return send(text);
+    }
+
     /** Closes the socket with a WebSocket close code and reason. */
     void close(int code, String reason);
 

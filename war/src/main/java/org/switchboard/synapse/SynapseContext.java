@@ -17,10 +17,13 @@ public record SynapseContext(SynapseSettings settings, HubFrames frames, Connect
         return journal != null;
     }
 
-    /** Sends an encoded frame to every bound socket (unregistered sockets get no broadcasts). */
+    /**
+     * Sends an encoded frame to every bound socket (unregistered sockets get no broadcasts), each copy
+     * written with whatever else that socket has queued by then ({@link Peer#sendCoalesced}).
+     */
     public void broadcast(String text) {
         for (var connection : registry.boundConnections()) {
-            connection.send(text);
+            connection.sendCoalesced(text);
         }
     }
 }

@@ -22,7 +22,8 @@ import org.switchboard.itests.support.HubServer;
  * seconds and prints delivered frames per second and the hub's CPU time per delivered frame (issue 20's
  * target: at most 3 µs) with the load average. The sockets are {@link LeanSockets} (one reader thread),
  * so the client leaves the machine's cores to the hub. {@code bench.jfr=/path.jfr} records a JFR profile
- * of the last phase's measured period; {@code bench.hub-java-opts} replaces the hub's JVM options.
+ * of the last phase's measured period; {@code bench.hub-java-opts} replaces the hub's JVM options;
+ * {@code bench.hub-war=/path/switchboard.war} starts another build.
  */
 class FanoutBench {
 
@@ -49,6 +50,11 @@ class FanoutBench {
         env.put("HUB_MAX_CLIENTS", "10000");
         env.put("HUB_MAX_CLIENTS_PER_HOST", "0");
         env.put("HUB_JAVA_OPTS", System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM));
+        // another build of the application (e.g. the "before" of a back-to-back comparison); named switchboard.war
+        String war = System.getProperty("bench.hub-war", "");
+        if (!war.isEmpty()) {
+            env.put("HUB_WAR", war);
+        }
         try (HubServer hub = HubServer.start(env); LeanSockets sockets = new LeanSockets(hub.port())) {
             run(hub.pid(), sockets);
         }

@@ -28,7 +28,7 @@ import org.switchboard.itests.support.HubServer;
  * collection is printed against the same figure taken before the last round; the benchmark's hub gets a
  * registration deadline of {@code bench.auth-timeout} (3600) seconds so the unregistered ones stay
  * (a hub driven through {@code bench.port} needs {@code HUB_AUTH_TIMEOUT_SECONDS} set likewise). {@code bench.jfr=/path.jfr}
- * records a JFR profile of the last round.
+ * records a JFR profile of the last round; {@code bench.hub-war=/path/switchboard.war} starts another build.
  */
 class StormBench {
 
@@ -57,6 +57,11 @@ class StormBench {
         // the idle sockets never register: without this the 10 s registration deadline (4012) closes them
         env.put("HUB_AUTH_TIMEOUT_SECONDS", System.getProperty("bench.auth-timeout", "3600"));
         env.put("HUB_JAVA_OPTS", System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM));
+        // another build of the application (e.g. the "before" of a back-to-back comparison); named switchboard.war
+        String war = System.getProperty("bench.hub-war", "");
+        if (!war.isEmpty()) {
+            env.put("HUB_WAR", war);
+        }
         try (HubServer hub = HubServer.start(env)) {
             run(hub.pid(), hub.port());
         }

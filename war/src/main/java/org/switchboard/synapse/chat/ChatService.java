@@ -493,24 +493,31 @@ public final class ChatService {
         if (!PrivateDirectedVisibility.restricted(ctx.settings().privateDirectedMessages(), out.target())) {
             for (Connection socket : ctx.registry().boundConnections()) {
                 if (toOwn || socket != out.connection()) {
-                    writes.put(socket, writeLive(socket, text, seq));
+                    // every socket gets this one: its copy may wait to leave with the socket's next frames
+                    writes.put(socket, writeLive(socket, text, seq, true));
                 }
             }
             return writes;
         }
         for (String recipient : recipients.matched()) {
-            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, seq)));
+            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, seq, false)));
         }
         Connection own = out.connection();
         if (toOwn && own.isBound() && !own.superseded()) {
-            writes.computeIfAbsent(own, s -> writeLive(s, text, seq));
+            writes.computeIfAbsent(own, s -> writeLive(s, text, seq, false));
         }
         return writes;
     }
 
-    /** Writes the live copy, unless the socket's pending mailbox replay already wrote this chat (counted as delivered). */
-    private CompletableFuture<Boolean> writeLive(Connection socket, String text, Long seq) {
-        return seq == null || mailbox.claimLive(socket, seq) ? socket.send(text) : CompletableFuture.completedFuture(true);
+    /**
+     * Writes the live copy, unless the socket's pending mailbox replay already wrote this chat (counted as
+     * delivered); {@code coalesced}: the copy may wait to leave with the socket's next frames.
+     */
+    private CompletableFuture<Boolean> writeLive(Connection socket, String text, Long seq, boolean coalesced) {
+        if (seq != null && !mailbox.claimLive(socket, seq)) {
+            return CompletableFuture.completedFuture(true);
+        }
+        return coalesced ? socket.sendCoalesced(text) : socket.send(text);
     }
 
     static ReceiptService.Verdict verdict(Recipients recipients, List<String> delivered, Map<String, String> wake) {

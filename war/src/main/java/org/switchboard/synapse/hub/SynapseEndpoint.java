@@ -10,6 +10,8 @@ import jakarta.websocket.OnOpen;
 import jakarta.websocket.PongMessage;
 import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerEndpoint;
+import jakarta.websocket.server.ServerEndpointConfig;
+import jakarta.enterprise.inject.spi.CDI;
 import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -28,7 +30,7 @@ import org.switchboard.synapse.session.FrameSizeLimit;
  * with 1009: the upgrade's {@link FrameGate} stops them before the container reads them (it then
  * reports a 1009 close here), and whole messages are measured here again in case no gate was installed.
  */
-@ServerEndpoint("/")
+@ServerEndpoint(value = "/", configurator = SynapseEndpoint.Instances.class)
 public class SynapseEndpoint {
 
     private static final Logger LOG = Logger.getLogger(SynapseEndpoint.class.getName());
@@ -51,6 +53,37 @@ public class SynapseEndpoint {
     /** This socket's frame limit (the container makes one endpoint instance per socket). */
     private FrameSizeLimit frameLimit = FrameSizeLimit.ofKib(MAX_FRAME_BYTES / 1024);
 
+    /**
+     * Makes each socket's endpoint instance with a plain constructor and the two application-scoped beans
+     * looked up once: the WebSocket container's default asks CDI for every socket, and CDI then builds and
+     * validates a fresh injection target each time (a large share of a connection's CPU in a storm, issue 20).
+     */
+    public static final class Instances extends ServerEndpointConfig.Configurator {
+
+        /** The runtime and seam proxies (application-scoped: the same for every socket). */
+        private record Beans(SynapseRuntime runtime, ContainerSeam seam) {
+        }
+
+        private volatile Beans beans;
+
+        @Override
+        public <T> T getEndpointInstance(Class<T> endpointClass) throws InstantiationException {
+            if (endpointClass != SynapseEndpoint.class) {
+                return super.getEndpointInstance(endpointClass);
+            }
+            Beans current = beans;
+            if (current == null) {
+                CDI<Object> cdi = CDI.current();
+                current = new Beans(cdi.select(SynapseRuntime.class).get(), cdi.select(ContainerSeam.class).get());
+                beans = current;
+            }
+            SynapseEndpoint endpoint = new SynapseEndpoint();
+            endpoint.runtime = current.runtime();
+            endpoint.seam = current.seam();
+            return endpointClass.cast(endpoint);
+        }
+    }
+
     @OnOpen
     public void onOpen(Session session, EndpointConfig config) {
         shortcuts = seam.shortcuts();
@@ -68,7 +101,8 @@ public class SynapseEndpoint {
         session.setMaxTextMessageBufferSize(frameLimit.maxBytes());
         session.setMaxBinaryMessageBufferSize(frameLimit.maxBytes());
         Connection connection = new Connection(new WebSocketPeer(session, shortcuts.remoteAddress(session),
-                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts),
+                runtime.hub().context().settings().rawFrameWrites() ? runtime.sessionTimers() : null, shortcuts,
+                runtime.frameFlusher()),
                 HubFrames.wallClock());
         connection.transport(session.isSecure(), ClientCertificateCapture.pin(session.getUserPrincipal()));
         session.getUserProperties().put(CONNECTION, connection);

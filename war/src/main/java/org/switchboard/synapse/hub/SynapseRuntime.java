@@ -102,6 +102,7 @@ public class SynapseRuntime implements SynapseContextSource {
     private ScheduledExecutorService timers;
     private ExecutorService blocking;
     private volatile IdleTimerBypass sessionTimers;
+    private org.switchboard.synapse.session.FrameFlusher frameFlusher;
     private volatile Boolean postureRefuses;
     /** The key of a security file that refused to load (issue 17): the hub then never serves. */
     private volatile String securityRefusal;
@@ -348,6 +349,14 @@ public class SynapseRuntime implements SynapseContextSource {
             }
         }
         return current;
+    }
+
+    /** Writes broadcasts' coalesced frames on the session timer's thread (one per hub). */
+    public synchronized org.switchboard.synapse.session.FrameFlusher frameFlusher() {
+        if (frameFlusher == null) {
+            frameFlusher = new org.switchboard.synapse.session.FrameFlusher(sessionTimers());
+        }
+        return frameFlusher;
     }
 
     private synchronized ExecutorStop.TrackedThreads ownThreads() {

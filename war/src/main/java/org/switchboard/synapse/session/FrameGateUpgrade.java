@@ -23,7 +23,14 @@ public final class FrameGateUpgrade {
 
     /** {@code request}, whose WebSocket upgrade will read through a gate of {@code maxMessageBytes} where the container allows. */
     public static HttpServletRequest gate(HttpServletRequest request, long maxMessageBytes, ContainerShortcuts shortcuts) {
-        return shortcuts.interceptUpgrade(request, connection -> gated(connection, maxMessageBytes));
+        return shortcuts.interceptUpgrade(request, connection -> {
+            // the container's upgrade handler runs next on this thread and schedules the new session's idle
+            // timer on the managed executor, which scans the context loader's class path for service files
+            // once per socket; with the quiet loader that scan finds nothing at once (the endpoint's
+            // onOpen puts the application's loader back)
+            shortcuts.quietContext();
+            return gated(connection, maxMessageBytes);
+        });
     }
 
     /** {@code connection} with its input read through a fresh gate of {@code maxMessageBytes}. */

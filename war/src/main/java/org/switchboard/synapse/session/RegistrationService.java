@@ -11,6 +11,7 @@ import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.wire.HubStrings;
 import org.switchboard.synapse.wire.JsonFields;
+import org.switchboard.json.JsonText;
 import org.switchboard.synapse.Connection;
 import org.switchboard.synapse.ConnectionRegistry;
 
@@ -262,21 +263,26 @@ public final class RegistrationService {
 
     /** The welcome frame; {@code excluded} is left out of the roster (secured hub, own name). */
     String welcome(String excluded) {
-        List<String> roster = new ArrayList<>(ctx.registry().roster());
-        if (excluded != null) {
+        ConnectionRegistry registry = ctx.registry();
+        JsonText frame = ctx.frames().hubText("welcome", "self", HubStrings.WELCOME, ctx.frames().now(), 256)
+                .add("connected_clients", registry.connectedClients());
+        if (excluded == null) {
+            // the roster's text shared with every other welcome and presence until the names change
+            frame.addJson("online_agents", registry.rosterJson());
+        } else {
+            List<String> roster = new ArrayList<>(registry.roster());
             roster.remove(excluded);
+            frame.addStrings("online_agents", roster);
         }
-        return ctx.frames().hub("welcome", "self", HubStrings.WELCOME)
-                .add("connected_clients", ctx.registry().connectedClients())
-                .add("online_agents", JsonFields.array(roster))
-                .add("protocol_version", SynapseSettings.PROTOCOL_VERSION)
-                .build().toString();
+        return frame.add("protocol_version", SynapseSettings.PROTOCOL_VERSION).build();
     }
 
+    /** The presence update: one text for every socket, sent so that frames queued for one socket leave together. */
     private void presence(String event, String agent) {
-        ctx.broadcast(ctx.frames().hub("presence_update", "all", HubStrings.PRESENCE)
-                .add("online_agents", JsonFields.array(ctx.registry().roster()))
-                .add("event", event).add("agent", agent).build().toString());
+        String roster = ctx.registry().rosterJson();
+        ctx.broadcast(ctx.frames().hubText("presence_update", "all", HubStrings.PRESENCE, ctx.frames().now(),
+                        roster.length() + agent.length() + 192)
+                .addJson("online_agents", roster).add("event", event).add("agent", agent).build());
     }
 
     private void refuse(Connection connection, String type, String target, String payload, int code, String reason) {

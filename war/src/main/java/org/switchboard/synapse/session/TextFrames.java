@@ -16,10 +16,19 @@ public final class TextFrames {
 
     /** The frames of {@code messages}, in order, as one byte array. */
     public static byte[] encode(List<String> messages) {
+        return encode(messages, null);
+    }
+
+    /**
+     * As {@link #encode(List)}, taking the UTF-8 of a message from {@code recent} when the same string
+     * was encoded there before (null: encode each). The result is always a fresh array: a write owns it.
+     */
+    public static byte[] encode(List<String> messages, Payloads recent) {
         byte[][] payloads = new byte[messages.size()][];
         int total = 0;
         for (int i = 0; i < payloads.length; i++) {
-            payloads[i] = messages.get(i).getBytes(StandardCharsets.UTF_8);
+            String message = messages.get(i);
+            payloads[i] = recent == null ? message.getBytes(StandardCharsets.UTF_8) : recent.utf8(message);
             total += headerLength(payloads[i].length) + payloads[i].length;
         }
         byte[] out = new byte[total];
@@ -30,6 +39,31 @@ public final class TextFrames {
             at += payload.length;
         }
         return out;
+    }
+
+    /**
+     * The UTF-8 of the last few strings encoded, found by identity: one broadcast's text is the same
+     * string object for every socket. Not thread-safe; one per flusher pass, dropped with it.
+     */
+    public static final class Payloads {
+        private static final int SLOTS = 8;
+        private final String[] texts = new String[SLOTS];
+        private final byte[][] bytes = new byte[SLOTS][];
+        private int next;
+
+        /** The UTF-8 of {@code text}, encoded at most once while it stays among the last {@value #SLOTS}. */
+        byte[] utf8(String text) {
+            for (int i = 0; i < SLOTS; i++) {
+                if (texts[i] == text) {
+                    return bytes[i];
+                }
+            }
+            byte[] encoded = text.getBytes(StandardCharsets.UTF_8);
+            texts[next] = text;
+            bytes[next] = encoded;
+            next = (next + 1) % SLOTS;
+            return encoded;
+        }
     }
 
     /** Header bytes for a payload of {@code length}: 2, 4 (16-bit length) or 10 (64-bit length). */

@@ -66,6 +66,11 @@ public final class WebSocketPeer implements Peer {
     private final ContainerShortcuts shortcuts;
     private final ScheduledExecutorService rechecks;
     private final OutboundBound bound;
+    /** Where coalesced frames are written from; null: {@link #sendCoalesced} writes as {@link #send} does. */
+    private final FrameFlusher flusher;
+    /** Set while this peer waits in the flusher's list, so it is listed once however many frames come. */
+    private final AtomicBoolean flushListed = new AtomicBoolean();
+    private final Runnable drainTask = this::drain;
     private volatile long writeStartedNanos;
     private volatile boolean closed;
     /** Set once a frame did not fit the outbound bound: nothing more is queued, and the socket closes with 1013. */
@@ -81,7 +86,7 @@ public final class WebSocketPeer implements Peer {
 
     /** As above, with at most {@code outboundMaxBytes} of frame text queued (see {@link OutboundBound}). */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, long outboundMaxBytes) {
-        this(session, remoteHost, rechecks, outboundMaxBytes, PORTABLE);
+        this(session, remoteHost, rechecks, outboundMaxBytes, PORTABLE, null);
     }
 
     /**
@@ -90,11 +95,18 @@ public final class WebSocketPeer implements Peer {
      * Tyrus's raw send reports completion only through a plain future; null keeps the standard send API.
      */
     public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, ContainerShortcuts shortcuts) {
-        this(session, remoteHost, rechecks, defaultOutboundMaxBytes, shortcuts);
+        this(session, remoteHost, rechecks, defaultOutboundMaxBytes, shortcuts, null);
+    }
+
+    /** As above, with coalesced frames ({@link #sendCoalesced}) written by {@code flusher} (null: at once). */
+    public WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, ContainerShortcuts shortcuts,
+            FrameFlusher flusher) {
+        this(session, remoteHost, rechecks, defaultOutboundMaxBytes, shortcuts, flusher);
     }
 
     private WebSocketPeer(Session session, String remoteHost, ScheduledExecutorService rechecks, long outboundMaxBytes,
-            ContainerShortcuts shortcuts) {
+            ContainerShortcuts shortcuts, FrameFlusher flusher) {
+        this.flusher = flusher;
         this.bound = new OutboundBound(outboundMaxBytes);
         this.session = session;
         this.id = Long.toString(IDS.incrementAndGet());
@@ -117,27 +129,61 @@ public final class WebSocketPeer implements Peer {
     @Override
     public CompletableFuture<Boolean> send(String text) {
         CompletableFuture<Boolean> written = new CompletableFuture<>();
-        if (closed || overflowed || !session.isOpen()) {
-            written.complete(false);
-            return written;
-        }
-        Outbound outbound = new Outbound(text, written);
-        if (!bound.admit(outbound.size())) {
-            overflow();
-            written.complete(false);
-            return written;
-        }
-        queue.add(outbound);
         // inside a group commit's completions, written once they all ran: many chats, one write
-        if (!CompletionBatch.defer(this, this::drain)) {
+        if (enqueue(text, written) && !CompletionBatch.defer(this, drainTask)) {
             drain();
         }
         return written;
     }
 
+    /**
+     * Queues the frame and leaves its write to the flusher, which writes it with everything else this
+     * socket has queued by then; without a flusher, the same as {@link #send}.
+     */
+    @Override
+    public CompletableFuture<Boolean> sendCoalesced(String text) {
+        if (flusher == null) {
+            return send(text);
+        }
+        CompletableFuture<Boolean> written = new CompletableFuture<>();
+        if (enqueue(text, written) && flushListed.compareAndSet(false, true)) {
+            flusher.schedule(this);
+        }
+        return written;
+    }
+
+    /**
+     * The flusher's turn: what is queued now leaves (a frame queued after this starts lists the peer again);
+     * {@code payloads} holds the UTF-8 of frames other sockets of the same pass already encoded.
+     */
+    void flush(TextFrames.Payloads payloads) {
+        flushListed.set(false);
+        drain(payloads);
+    }
+
+    /** Queues one frame; false (and {@code written} completed false) when the socket takes no more. */
+    private boolean enqueue(String text, CompletableFuture<Boolean> written) {
+        if (closed || overflowed || !session.isOpen()) {
+            written.complete(false);
+            return false;
+        }
+        Outbound outbound = new Outbound(text, written);
+        if (!bound.admit(outbound.size())) {
+            overflow();
+            written.complete(false);
+            return false;
+        }
+        queue.add(outbound);
+        return true;
+    }
+
     private void drain() {
+        drain(null);
+    }
+
+    private void drain(TextFrames.Payloads payloads) {
         if (raw != null) {
-            drainRaw();
+            drainRaw(payloads);
             return;
         }
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
@@ -169,7 +215,7 @@ public final class WebSocketPeer implements Peer {
     }
 
     /** Writes everything queued (up to {@link #MAX_RAW_WRITE_BYTES} at a time) as consecutive frames in one write. */
-    private void drainRaw() {
+    private void drainRaw(TextFrames.Payloads payloads) {
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
             List<Outbound> batch = new ArrayList<>();
             List<String> texts = new ArrayList<>();
@@ -187,7 +233,7 @@ public final class WebSocketPeer implements Peer {
             writeStartedNanos = System.nanoTime();
             Future<?> sent;
             try {
-                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts)));
+                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts, payloads)));
             } catch (RuntimeException e) {
                 complete(batch, false);
                 writing.set(false);

@@ -38,6 +38,21 @@ class RegistrationTest {
     }
 
     @Test
+    void welcomeAndPresenceKeepTheirMembersInTheBuildersOrder() {
+        TestHub test = new TestHub();
+        TestHub.Client bob = test.register("proj/bob");
+        TestHub.Client alice = test.connect("proj/alice");
+        assertEquals(java.util.List.of("sender", "target", "type", "payload", "timestamp", "hub_id", "connected_clients",
+                "online_agents", "protocol_version"), java.util.List.copyOf(alice.peer().lastOfType("welcome").keySet()));
+        alice.send(TestHub.frame("heartbeat", "System", "online"));
+        JsonObject presence = bob.peer().lastOfType("presence_update");
+        assertEquals(java.util.List.of("sender", "target", "type", "payload", "timestamp", "hub_id", "online_agents",
+                "event", "agent"), java.util.List.copyOf(presence.keySet()));
+        assertEquals("SynapseHub", presence.getString("sender"));
+        assertEquals("all", presence.getString("target"));
+    }
+
+    @Test
     void nameConflictWithoutTakeoverClosesTheNewcomer4009() {
         TestHub test = new TestHub();
         test.register("proj/bob");

@@ -62,4 +62,19 @@ class TextFramesTest {
         assertEquals(126, bytes[1]);
         assertEquals(List.of(snowmen), parse(bytes));
     }
+
+    @Test
+    void aPassEncodesOneStringOnceAndEveryWriteGetsItsOwnBytes() throws IOException {
+        TextFrames.Payloads recent = new TextFrames.Payloads();
+        String shared = "{\"type\":\"presence_update\",\"who\":\"\u2603\"}";
+        byte[] first = TextFrames.encode(List.of(shared), recent);
+        byte[] second = TextFrames.encode(List.of("{\"own\":1}", shared), recent);
+        assertArrayEquals(TextFrames.encode(List.of(shared)), first);
+        assertEquals(List.of("{\"own\":1}", shared), parse(second));
+        org.junit.jupiter.api.Assertions.assertSame(recent.utf8(shared), recent.utf8(shared), "encoded once, found by identity");
+        org.junit.jupiter.api.Assertions.assertNotSame(first, TextFrames.encode(List.of(shared), recent), "a write owns its array");
+        String equalButNotSame = new String(shared.toCharArray());
+        org.junit.jupiter.api.Assertions.assertNotSame(recent.utf8(shared), recent.utf8(equalButNotSame));
+        assertArrayEquals(recent.utf8(shared), recent.utf8(equalButNotSame));
+    }
 }

@@ -1,0 +1,124 @@
+package org.switchboard.synapse.session;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.websocket.Session;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.switchboard.container.ContainerShortcuts;
+import org.switchboard.container.RawFrameWriter;
+
+/**
+ * Coalesced sends (broadcasts): a socket's frames wait for the flusher's pass and leave in one raw
+ * write, the socket is listed once however many frames reach it, and a direct send takes the waiting
+ * frames along in order.
+ */
+class FrameFlusherTest {
+
+    private final List<Runnable> passes = new ArrayList<>();
+    private final FrameFlusher flusher = new FrameFlusher(passes::add);
+    private final List<byte[]> writes = new ArrayList<>();
+    private final ScheduledExecutorService rechecks = Executors.newSingleThreadScheduledExecutor();
+
+    @AfterEach
+    void stop() {
+        rechecks.shutdownNow();
+    }
+
+    private WebSocketPeer peer() {
+        return peer(flusher);
+    }
+
+    private WebSocketPeer peer(FrameFlusher with) {
+        RawFrameWriter writer = frames -> {
+            byte[] copy = new byte[frames.remaining()];
+            frames.get(copy);
+            writes.add(copy);
+            return CompletableFuture.completedFuture(null);
+        };
+        ContainerShortcuts shortcuts = (ContainerShortcuts) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {ContainerShortcuts.class}, (proxy, method, args) -> switch (method.getName()) {
+                    case "rawFrames" -> writer;
+                    default -> null;
+                });
+        Session session = (Session) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Session.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "isOpen" -> true;
+                    case "hashCode" -> System.identityHashCode(proxy);
+                    case "equals" -> proxy == args[0];
+                    default -> null;
+                });
+        return new WebSocketPeer(session, "127.0.0.1", rechecks, shortcuts, with);
+    }
+
+    private void runPasses() {
+        while (!passes.isEmpty()) {
+            passes.remove(0).run();
+        }
+    }
+
+    @Test
+    void coalescedFramesWaitForThePassAndLeaveInOneWrite() {
+        WebSocketPeer peer = peer();
+        CompletableFuture<Boolean> a = peer.sendCoalesced("{\"n\":1}");
+        CompletableFuture<Boolean> b = peer.sendCoalesced("{\"n\":2}");
+        CompletableFuture<Boolean> c = peer.sendCoalesced("{\"n\":3}");
+        assertEquals(0, writes.size(), "nothing written before the flusher's pass");
+        assertFalse(a.isDone());
+        assertEquals(1, passes.size(), "one pass for the three frames");
+        assertEquals(1, flusher.listed(), "the socket is listed once");
+
+        runPasses();
+        assertEquals(1, writes.size(), "the three frames in one write");
+        assertArrayEquals(TextFrames.encode(List.of("{\"n\":1}", "{\"n\":2}", "{\"n\":3}")), writes.get(0));
+        assertTrue(a.join() && b.join() && c.join());
+    }
+
+    @Test
+    void aSocketIsListedOncePerPassAndAgainAfterIt() {
+        WebSocketPeer one = peer();
+        WebSocketPeer two = peer();
+        for (int i = 0; i < 5; i++) {
+            one.sendCoalesced("{\"one\":" + i + "}");
+            two.sendCoalesced("{\"two\":" + i + "}");
+        }
+        assertEquals(2, flusher.listed());
+        runPasses();
+        assertEquals(2, writes.size(), "one write per socket for five frames each");
+
+        one.sendCoalesced("{\"again\":true}");
+        assertEquals(1, passes.size(), "a frame after the pass starts another");
+        runPasses();
+        assertEquals(3, writes.size());
+        assertArrayEquals(TextFrames.encode(List.of("{\"again\":true}")), writes.get(2));
+    }
+
+    @Test
+    void aDirectSendTakesTheWaitingFramesAlongInOrder() {
+        WebSocketPeer peer = peer();
+        peer.sendCoalesced("{\"first\":1}");
+        CompletableFuture<Boolean> direct = peer.send("{\"second\":2}");
+        assertTrue(direct.join());
+        assertEquals(1, writes.size());
+        assertArrayEquals(TextFrames.encode(List.of("{\"first\":1}", "{\"second\":2}")), writes.get(0));
+        runPasses();
+        assertEquals(1, writes.size(), "the pass finds nothing left to write");
+    }
+
+    @Test
+    void withoutAFlusherACoalescedSendIsWrittenAtOnce() {
+        WebSocketPeer peer = peer(null);
+        assertTrue(peer.sendCoalesced("{\"now\":1}").join());
+        assertEquals(1, writes.size());
+        assertEquals(0, passes.size());
+    }
+}
