@@ -105,7 +105,10 @@ public class JournalStore {
         insertSideRows(connection, batch.sideRows());
     }
 
-    /** The side rows that rode with the batch's appends: one JDBC batch per distinct statement, in first-seen order. */
+    /**
+     * The side rows that rode with the batch's appends: one JDBC batch per distinct statement, in first-seen
+     * order, bound by the statement's first row ({@link SideRow#bindAll}).
+     */
     static void insertSideRows(Connection connection, List<SideRow> rows) throws SQLException {
         if (rows.isEmpty()) {
             return;
@@ -116,10 +119,7 @@ public class JournalStore {
         }
         for (Map.Entry<String, List<SideRow>> group : byStatement.entrySet()) {
             try (PreparedStatement insert = connection.prepareStatement(group.getKey())) {
-                for (SideRow row : group.getValue()) {
-                    row.bind(insert);
-                    insert.addBatch();
-                }
+                group.getValue().get(0).bindAll(insert, group.getValue());
                 insert.executeBatch();
             }
         }

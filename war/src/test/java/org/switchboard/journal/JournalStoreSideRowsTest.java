@@ -22,6 +22,29 @@ class JournalStoreSideRowsTest {
         }
     }
 
+    /** Rows that pack every row of a transaction into one table row, as the replay store's do. */
+    private record Packed(String id) implements SideRow {
+        @Override
+        public String statement() {
+            return "INSERT INTO b (id) VALUES (?)";
+        }
+
+        @Override
+        public void bind(PreparedStatement insert) throws SQLException {
+            insert.setString(1, id);
+        }
+
+        @Override
+        public void bindAll(PreparedStatement insert, List<SideRow> rows) throws SQLException {
+            StringBuilder ids = new StringBuilder();
+            for (SideRow row : rows) {
+                ids.append(((Packed) row).id);
+            }
+            insert.setString(1, ids.toString());
+            insert.addBatch();
+        }
+    }
+
     private static Connection database(String name) throws SQLException {
         Connection c = DriverManager.getConnection("jdbc:h2:mem:side-rows-" + name + ";DB_CLOSE_DELAY=-1", "sa", "");
         try (Statement s = c.createStatement()) {
@@ -51,6 +74,22 @@ class JournalStoreSideRowsTest {
             c.commit();
             assertEquals(2, count(c, "a"));
             assertEquals(1, count(c, "b"));
+        }
+    }
+
+    @Test
+    void aStatementsRowsAreBoundTogetherByItsFirstRow() throws SQLException {
+        try (Connection c = database("packed")) {
+            c.setAutoCommit(false);
+            JournalStore.insertSideRows(c, List.of(new Packed("x"), new Row("INSERT INTO a (id) VALUES (?)", "1"),
+                    new Packed("y"), new Packed("z")));
+            c.commit();
+            assertEquals(1, count(c, "b"), "the three packed rows became one table row");
+            try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT id FROM b")) {
+                r.next();
+                assertEquals("xyz", r.getString(1));
+            }
+            assertEquals(1, count(c, "a"));
         }
     }
 

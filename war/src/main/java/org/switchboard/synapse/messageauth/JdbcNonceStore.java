@@ -12,9 +12,13 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * The durable replay store: the {@code synapse_message_auth_nonce} table (V2 scripts; rows keyed by
- * {@link NonceRowKey}, expiry first, so inserts append to the key index). A nonce is
- * committed before {@link #record} returns, so it is on disk before the frame it admits is handled.
+ * The durable replay store's tables. {@code synapse_message_auth_nonce_batch} (V6) holds the nonces a
+ * hub's journal writes as side rows, one packed row per transaction ({@link NonceBatch},
+ * {@link JournalNonceStore}); {@code synapse_message_auth_nonce} (V2) holds one row per nonce keyed by
+ * {@link NonceRowKey}, expiry first, written by {@link #record} when no journal carries the nonces, and
+ * by builds before V6: start-up reads and prunes both, so their rows still refuse replays after an
+ * upgrade. A nonce is committed before {@link #record} returns, so it is on disk before the frame it
+ * admits is handled.
  * Concurrent records are group-committed: the first caller to find no write in progress writes every
  * queued nonce in one transaction while the others wait for that commit (one connection and one
  * commit per group instead of per frame; issue 17 measured the per-frame commit as the largest
@@ -51,16 +55,27 @@ public final class JdbcNonceStore implements NonceStore {
         this.dataSource = dataSource;
     }
 
+    /** The live nonces of both tables (a packed row's nonces that expired before {@code now} are left out). */
     @Override
     public Map<String, Double> live(double now) {
         Map<String, Double> live = new HashMap<>();
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement select = c.prepareStatement(
-                     "SELECT nonce_id, expires_at FROM synapse_message_auth_nonce WHERE expires_at >= ?")) {
-            select.setDouble(1, now);
-            try (ResultSet rows = select.executeQuery()) {
-                while (rows.next()) {
-                    live.put(NonceRowKey.identity(rows.getString(1)), rows.getDouble(2));
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT nonce_id, expires_at FROM synapse_message_auth_nonce WHERE expires_at >= ?")) {
+                select.setDouble(1, now);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        live.merge(NonceRowKey.identity(rows.getString(1)), rows.getDouble(2), Math::max);
+                    }
+                }
+            }
+            try (PreparedStatement select = c.prepareStatement(
+                    "SELECT nonces FROM synapse_message_auth_nonce_batch WHERE max_expires_at >= ?")) {
+                select.setDouble(1, now);
+                try (ResultSet rows = select.executeQuery()) {
+                    while (rows.next()) {
+                        NonceBatch.decodeLive(rows.getBytes(1), now, live);
+                    }
                 }
             }
         } catch (SQLException e) {
@@ -173,15 +188,20 @@ public final class JdbcNonceStore implements NonceStore {
         }
     }
 
-    /** The expired key range, read through the key index (rows of the bare-hash form wait for {@link #pruneAll}). */
+    /**
+     * The packed rows whose every nonce expired before {@code now}, and the expired key range of the
+     * per-nonce table, both found through an index (rows of the bare-hash form wait for {@link #pruneAll}).
+     */
     @Override
     public void prune(double now) {
+        delete("DELETE FROM synapse_message_auth_nonce_batch WHERE max_expires_at < ?", null, now);
         delete("DELETE FROM synapse_message_auth_nonce WHERE nonce_id < ? AND expires_at < ?", NonceRowKey.prefix(now), now);
     }
 
-    /** Every expired row: a scan of the table, run once at start-up. */
+    /** Every expired row of both tables: a scan of the per-nonce table, run once at start-up. */
     @Override
     public void pruneAll(double now) {
+        delete("DELETE FROM synapse_message_auth_nonce_batch WHERE max_expires_at < ?", null, now);
         delete("DELETE FROM synapse_message_auth_nonce WHERE expires_at < ?", null, now);
     }
 

@@ -2,6 +2,7 @@ package org.switchboard.synapse.messageauth;
 
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -29,17 +30,37 @@ public final class JournalNonceStore implements NonceStore {
     private final Executor pruning;
     private final AtomicBoolean pruneRunning = new AtomicBoolean();
 
-    /** One nonce row of {@code synapse_message_auth_nonce}. */
-    record NonceRow(String id, double expiresAt) implements SideRow {
-        @Override
-        public String statement() {
-            return JdbcNonceStore.INSERT;
+    /**
+     * One accepted nonce riding with a journal append. All of a transaction's nonces are written as one
+     * row of {@code synapse_message_auth_nonce_batch} ({@link NonceBatch}), not one row each.
+     */
+    record NonceRow(String id, double expiresAt) implements SideRow, NonceBatch.Entry {
+        NonceRow {
+            NonceBatch.check(id); // here, on the frame's thread: the writer's bind must not fail on it
         }
 
         @Override
+        public String statement() {
+            return NonceBatch.INSERT;
+        }
+
+        /** This nonce alone as one packed row. */
+        @Override
         public void bind(PreparedStatement insert) throws SQLException {
-            insert.setString(1, NonceRowKey.of(id, expiresAt));
-            insert.setDouble(2, expiresAt);
+            NonceBatch.bind(insert, List.of(this));
+        }
+
+        /** The transaction's nonces, packed into as few rows as {@link NonceBatch#MAX_PER_ROW} allows. */
+        @Override
+        public void bindAll(PreparedStatement insert, List<SideRow> rows) throws SQLException {
+            List<NonceBatch.Entry> entries = new ArrayList<>(rows.size());
+            for (SideRow row : rows) {
+                if (!(row instanceof NonceBatch.Entry entry)) {
+                    throw new SQLException("a side row of the nonce batch insert is not a nonce: " + row);
+                }
+                entries.add(entry);
+            }
+            NonceBatch.bindRows(insert, entries);
         }
     }
 

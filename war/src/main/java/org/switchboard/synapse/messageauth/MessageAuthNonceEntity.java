@@ -5,7 +5,7 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** One accepted per-message-auth nonce (§6.3 replay store), kept until its timestamp leaves the window. */
+/** One accepted per-message-auth nonce (§6.3 replay store) written without a journal or by a build before V6; kept until its timestamp leaves the window. */
 @Entity
 @Table(name = "synapse_message_auth_nonce")
 public class MessageAuthNonceEntity {

@@ -17,7 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 
-/** The durable replay store on in-memory H2 with the V2 table: group commit, replays refused, prune. */
+/**
+ * The durable replay store on in-memory H2 with the V2 and V6 tables: group commit, replays refused, prune,
+ * nonces packed one row per journal transaction.
+ */
 class JdbcNonceStoreTest {
 
     private static final AtomicInteger DATABASES = new AtomicInteger();
@@ -25,17 +28,23 @@ class JdbcNonceStoreTest {
     private static JdbcDataSource database() throws Exception {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:nonce-store-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1");
-        String script = new String(JdbcNonceStoreTest.class.getResourceAsStream(
-                "/db/migration/h2/V2__message_auth_nonces.sql").readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-            s.execute(script);
+        for (String name : List.of("V2__message_auth_nonces.sql", "V6__message_auth_nonce_batches.sql")) {
+            String script = new String(JdbcNonceStoreTest.class.getResourceAsStream(
+                    "/db/migration/h2/" + name).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                s.execute(script);
+            }
         }
         return ds;
     }
 
     private static int rows(JdbcDataSource ds) throws Exception {
+        return rows(ds, "synapse_message_auth_nonce");
+    }
+
+    private static int rows(JdbcDataSource ds, String table) throws Exception {
         try (Connection c = ds.getConnection(); Statement s = c.createStatement();
-             ResultSet r = s.executeQuery("SELECT COUNT(*) FROM synapse_message_auth_nonce")) {
+             ResultSet r = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
             r.next();
             return r.getInt(1);
         }
@@ -140,6 +149,84 @@ class JdbcNonceStoreTest {
         }
         NonceCache restarted = new NonceCache(16, new JdbcNonceStore(ds), 150);
         assertEquals(NonceCache.Admission.REPLAYED, restarted.admit(row.id(), 200, 150), "a restart reopened the nonce");
-        assertEquals(1, rows(ds));
+        assertEquals(1, rows(ds, "synapse_message_auth_nonce_batch"));
+        assertEquals(0, rows(ds), "nothing in the per-nonce table");
+    }
+
+    /** Writes {@code rows} as the journal's side-row insert does: one JDBC batch bound by the first row. */
+    private static void writeAsTheJournalDoes(JdbcDataSource ds, List<JournalNonceStore.NonceRow> rows) throws Exception {
+        try (Connection c = ds.getConnection();
+             java.sql.PreparedStatement insert = c.prepareStatement(rows.get(0).statement())) {
+            rows.get(0).bindAll(insert, List.copyOf(rows));
+            insert.executeBatch();
+        }
+    }
+
+    @Test
+    void aTransactionsNoncesArePackedIntoOneRowAndStartUpKeepsOnlyTheLiveOnes() throws Exception {
+        JdbcDataSource ds = database();
+        List<JournalNonceStore.NonceRow> commit = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            // half expire at 150, half at 200: the row lives until 200
+            commit.add(new JournalNonceStore.NonceRow(NonceCache.id("hmac", "k1", "team/alice", "n" + i), i % 2 == 0 ? 150 : 200));
+        }
+        commit.add(new JournalNonceStore.NonceRow("not hex: ünïcode", 190)); // an identity of any other form
+        writeAsTheJournalDoes(ds, commit);
+        writeAsTheJournalDoes(ds, List.of(new JournalNonceStore.NonceRow(NonceCache.id("hmac", "k1", "team/bob", "x"), 140)));
+        assertEquals(2, rows(ds, "synapse_message_auth_nonce_batch"), "one row per transaction");
+
+        JdbcNonceStore store = new JdbcNonceStore(ds);
+        java.util.Map<String, Double> expected = new java.util.HashMap<>();
+        for (JournalNonceStore.NonceRow row : commit) {
+            if (row.expiresAt() >= 160) {
+                expected.put(row.id(), row.expiresAt());
+            }
+        }
+        assertEquals(21, expected.size());
+        assertEquals(expected, store.live(160), "the live nonces, exactly, of the rows not yet expired");
+
+        store.prune(160);
+        assertEquals(1, rows(ds, "synapse_message_auth_nonce_batch"), "the prune took the expired row, kept the live one");
+        store.prune(200);
+        assertEquals(1, rows(ds, "synapse_message_auth_nonce_batch"), "a row whose last nonce expires at 200 is live at 200");
+        store.pruneAll(200.5);
+        assertEquals(0, rows(ds, "synapse_message_auth_nonce_batch"));
+    }
+
+    @Test
+    void aLargeTransactionSpreadsOverRowsOfBoundedSize() throws Exception {
+        JdbcDataSource ds = database();
+        List<JournalNonceStore.NonceRow> commit = new ArrayList<>();
+        for (int i = 0; i < NonceBatch.MAX_PER_ROW * 2 + 1; i++) {
+            commit.add(new JournalNonceStore.NonceRow(NonceCache.id("hmac", "k1", "team/alice", "n" + i), 200 + i));
+        }
+        writeAsTheJournalDoes(ds, commit);
+        assertEquals(3, rows(ds, "synapse_message_auth_nonce_batch"));
+        assertEquals(commit.size(), new JdbcNonceStore(ds).live(100).size());
+        // each row's max expiry is its own last nonce's: the first row is pruned once its 256 nonces expired
+        new JdbcNonceStore(ds).prune(200 + NonceBatch.MAX_PER_ROW);
+        assertEquals(2, rows(ds, "synapse_message_auth_nonce_batch"));
+        assertEquals(commit.size() - NonceBatch.MAX_PER_ROW, new JdbcNonceStore(ds).live(200 + NonceBatch.MAX_PER_ROW).size());
+    }
+
+    @Test
+    void anIdentityTooLongForTheRowIsRefusedOnTheFramesThread() {
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> new JournalNonceStore.NonceRow("x".repeat(NonceBatch.MAX_ID_BYTES + 1), 200));
+    }
+
+    @Test
+    void startUpReadsThePerNonceTableOfAnEarlierBuildAndThePackedTableTogether() throws Exception {
+        JdbcDataSource ds = database();
+        String before = NonceCache.id("hmac", "k1", "team/alice", "before-upgrade");
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.execute("INSERT INTO synapse_message_auth_nonce VALUES ('" + NonceRowKey.of(before, 200) + "', 200)");
+        }
+        String after = NonceCache.id("hmac", "k1", "team/alice", "after-upgrade");
+        writeAsTheJournalDoes(ds, List.of(new JournalNonceStore.NonceRow(after, 210)));
+        NonceCache restarted = new NonceCache(16, new JdbcNonceStore(ds), 150);
+        assertEquals(NonceCache.Admission.REPLAYED, restarted.admit(before, 200, 150), "the earlier build's nonce reopened");
+        assertEquals(NonceCache.Admission.REPLAYED, restarted.admit(after, 210, 150), "the packed nonce reopened");
+        assertEquals(NonceCache.Admission.ADMITTED, restarted.admit(NonceCache.id("hmac", "k1", "team/alice", "new"), 210, 150));
     }
 }

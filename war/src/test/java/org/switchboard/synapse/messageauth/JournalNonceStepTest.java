@@ -95,7 +95,7 @@ class JournalNonceStepTest {
         assertEquals(List.of("claim"), writes.get(0).kinds());
         assertEquals(1, writes.get(0).sideRows().size());
         JournalNonceStore.NonceRow row = assertInstanceOf(JournalNonceStore.NonceRow.class, writes.get(0).sideRows().get(0));
-        assertEquals(JdbcNonceStore.INSERT, row.statement());
+        assertEquals(NonceBatch.INSERT, row.statement());
         assertFalse(SideRows.attached(), "nothing is left on the frame's thread");
 
         alice.sendRaw(signedClaim("t-1", "n1"));
