@@ -36,15 +36,9 @@ import org.switchboard.redsyn.message.StoredEnvelope;
 @Transactional
 public class InboxService {
 
-    /**
-     * Waiting states are the lowest ones (queued, taken), so inbox queries say {@code state <= TAKEN}:
-     * H2 uses an IN list only on an index's first column, and with {@code state IN (...)} it walked
-     * every message the agent ever received on the (agent, state, seq) index — each take grew slower.
-     */
-    private static final int LAST_WAITING = DeliveryState.TAKEN;
-
     /** Undoes one lease (see {@link #giveBack}); rare, so a plain JPQL update. */
-    private static final String GIVE_BACK = "UPDATE MessageEntity m SET m.state = :queued, m.attempts = m.attempts - 1, m.takenBy = NULL "
+    private static final String GIVE_BACK = "UPDATE MessageEntity m SET m.state = :queued, m.attempts = m.attempts - 1, m.takenBy = NULL, "
+            + "m.deadline = m.expiresAt "
             + "WHERE m.seq IN :seqs AND m.state = :taken AND m.leaseUntil = :until AND m.takenBy = :node";
 
     @PersistenceContext(unitName = "switchboard")
@@ -76,8 +70,7 @@ public class InboxService {
     public java.util.SortedMap<String, long[]> waitingByAgent() {
         java.util.SortedMap<String, long[]> out = new java.util.TreeMap<>();
         for (Object row : em.createQuery("SELECT a.address, m.state, COUNT(m) FROM MessageEntity m, AgentEntity a "
-                + "WHERE m.toAgentId = a.id AND m.state <= :lastWaiting GROUP BY a.address, m.state")
-                .setParameter("lastWaiting", LAST_WAITING).getResultList()) {
+                + "WHERE m.toAgentId = a.id AND m.waiting = 1 GROUP BY a.address, m.state").getResultList()) {
             Object[] r = (Object[]) row;
             long[] counts = out.computeIfAbsent((String) r[0], a -> new long[2]);
             counts[((Number) r[1]).intValue() == DeliveryState.QUEUED ? 0 : 1] += ((Number) r[2]).longValue();
@@ -96,7 +89,7 @@ public class InboxService {
         long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
-                .setParameter("lastWaiting", LAST_WAITING).getResultList(); // at most MessageEntity.INBOX_CANDIDATES
+                .getResultList(); // at most MessageEntity.INBOX_CANDIDATES
         for (Object row : rows) {
             Object[] r = (Object[]) row;
             candidates.add(new LeaseRules.Candidate(String.valueOf(r[0]), ((Number) r[2]).intValue(), ((Number) r[3]).longValue(),
@@ -150,7 +143,7 @@ public class InboxService {
     public List<JsonObject> peek(long agentId, String replyTo) {
         List<JsonObject> items = new ArrayList<>();
         for (MessageEntity m : em.createNamedQuery("Message.waiting", MessageEntity.class).setParameter("agent", agentId)
-                .setParameter("lastWaiting", LAST_WAITING).setMaxResults(config.maxItems()).getResultList()) {
+                .setMaxResults(config.maxItems()).getResultList()) {
             if (replyTo == null || replyTo.equals(m.getReplyTo())) {
                 items.add(Jsons.PROVIDER.createObjectBuilder(EnvelopeRenderer.delivered(m)).add("state", DeliveryState.name(m.getState())).build());
             }
@@ -240,7 +233,8 @@ public class InboxService {
                 if (endLease(m, DeliveryState.EXPIRED, now)) {
                     tell(m, Notices.expired(agent, m.getAttempts()), now, wake);
                 }
-            } else if (endLease(m, DeliveryState.QUEUED, now)) {
+            } else if (em.createNamedQuery("Message.requeueLease").setParameter("queued", DeliveryState.QUEUED).setParameter("now", now)
+                    .setParameter("seq", m.getSeq()).setParameter("taken", DeliveryState.TAKEN).executeUpdate() == 1) {
                 wake.add(m.getToAgentId());
             }
         }

@@ -3,7 +3,7 @@ package org.switchboard.redsyn.message;
 /** Delivery states stored on a message row. */
 public final class DeliveryState {
 
-    // The waiting states (queued, taken) must stay the two lowest numbers: inbox queries ask for state <= TAKEN.
+    // Inbox queries ask for the row's WAITING flag (queued or taken), which every state change keeps in step.
 
     /** Waiting to be taken (or back after a lease ran out). */
     public static final int QUEUED = 0;

@@ -8,6 +8,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.Index;
 import jakarta.persistence.Lob;
 import jakarta.persistence.NamedQuery;
+import jakarta.persistence.PrePersist;
 import jakarta.persistence.QueryHint;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
@@ -16,12 +17,17 @@ import jakarta.persistence.Table;
  * A stored envelope and its delivery state (one row per receiving agent): queued, leased (taken, with
  * a deadline and an attempt count), done (acked or answered), abandoned, expired or cancelled.
  * {@code seq} orders a session's messages.
+ *
+ * <p>The state's indexes are keyed so that a state change touches as few of them as it can (each
+ * index an update touches is a page path H2 writes at its commit, most of a cycle's CPU): the inbox
+ * index holds {@code waiting} (queued or taken), which a lease leaves alone, and one {@code deadline}
+ * index (the TTL while queued, the lease's end while taken, null once final) serves both sweeps.
+ * Every statement that changes {@code state} keeps the two in step.
  */
 @Entity
 @Table(name = "REDSYN_MESSAGE", indexes = {
-        @Index(name = "REDSYN_MSG_INBOX", columnList = "TOAGENTID, STATE, SEQ"),
-        @Index(name = "REDSYN_MSG_LEASE", columnList = "STATE, LEASEUNTIL"),
-        @Index(name = "REDSYN_MSG_TTL", columnList = "STATE, EXPIRESAT"),
+        @Index(name = "REDSYN_MSG_WAITING", columnList = "TOAGENTID, WAITING, SEQ"),
+        @Index(name = "REDSYN_MSG_DEADLINE", columnList = "DEADLINE"),
         @Index(name = "REDSYN_MSG_THREAD", columnList = "THREAD, SEQ"),
         @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
         @Index(name = "REDSYN_MSG_FROMSESSION", columnList = "FROMSESSIONID"),
@@ -31,20 +37,25 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Message.deliveredBySeqs", query = "SELECT " + StoredEnvelope.COLUMNS
         + " FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
 @NamedQuery(name = "Message.inboxCandidates", query = "SELECT m.seq, m.messageId, m.state, m.leaseUntil, m.attempts, "
-        + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state <= :lastWaiting ORDER BY m.seq",
+        + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq",
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.INBOX_CANDIDATES))
-@NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.state <= :lastWaiting ORDER BY m.seq")
-@NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, "
+@NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq")
+@NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, m.deadline = :until, "
         + "m.attempts = m.attempts + 1, m.takenBy = :node WHERE m.seq = :seq AND (m.state = :queued OR (m.state = :taken AND m.leaseUntil <= :now))", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.forAck", query = "SELECT " + MessageEntity.ACK_COLUMNS + " FROM MessageEntity m WHERE m.messageId IN :ids")
-@NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now WHERE m.seq = :seq AND m.state = :from", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
-@NamedQuery(name = "Message.endLease", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
+@NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL
+        + " WHERE m.seq = :seq AND m.state = :from", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
+@NamedQuery(name = "Message.endLease", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL
+        + " WHERE m.seq = :seq AND m.state = :taken AND m.leaseUntil <= :now", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
+@NamedQuery(name = "Message.requeueLease", query = "UPDATE MessageEntity m SET m.state = :queued, m.doneAt = :now, m.deadline = m.expiresAt "
         + "WHERE m.seq = :seq AND m.state = :taken AND m.leaseUntil <= :now", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
-@NamedQuery(name = "Message.expire", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now "
+@NamedQuery(name = "Message.expire", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL + " "
         + "WHERE m.seq = :seq AND m.state = :queued AND m.expiresAt <= :now", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
-@NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :taken AND m.leaseUntil <= :now ORDER BY m.leaseUntil",
+@NamedQuery(name = "Message.leaseExpired", query = "SELECT m FROM MessageEntity m WHERE m.deadline > 0 AND m.deadline <= :now "
+        + "AND m.state = :taken ORDER BY m.deadline",
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.SWEEP_BATCH))
-@NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.state = :queued AND m.expiresAt <= :now ORDER BY m.expiresAt",
+@NamedQuery(name = "Message.ttlExpired", query = "SELECT m FROM MessageEntity m WHERE m.deadline > 0 AND m.deadline <= :now "
+        + "AND m.state = :queued ORDER BY m.deadline",
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.SWEEP_BATCH))
 @NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
 @NamedQuery(name = "Message.toSession", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session ORDER BY m.seq")
@@ -59,6 +70,11 @@ public class MessageEntity {
      * execution made EclipseLink prepare the query again every time (a quarter of a take's CPU).
      */
     static final String BIND = "eclipselink.jdbc.bind-parameters";
+    /**
+     * What every update into a final state also sets: out of the inbox index, out of the deadline index.
+     * (A {@code deadline > 0} lower bound in the sweeps keeps them off the nulls of all history.)
+     */
+    public static final String FINAL = "m.waiting = 0, m.deadline = NULL";
     /** A fixed row limit, declared with the query: setting one per call also made EclipseLink prepare it again. */
     static final String MAX_ROWS = "eclipselink.jdbc.max-rows";
     /**
@@ -134,6 +150,15 @@ public class MessageEntity {
 
     @Column(name = "STATE")
     private int state;
+    /**
+     * 1 while queued or taken, else 0 (the inbox index's key: a lease does not change it, so it does not
+     * touch that index). An integer: EclipseLink binds a boolean as 1 or 0, which H2 does not compare with BOOLEAN.
+     */
+    @Column(name = "WAITING", nullable = false)
+    private int waiting = 1;
+    /** When the sweep must look at it: the TTL's end while queued, the lease's end while taken; null once final. */
+    @Column(name = "DEADLINE")
+    private Long deadline;
     private int attempts;
     @Column(name = "LEASEUNTIL")
     private long leaseUntil;
@@ -239,12 +264,23 @@ public class MessageEntity {
     public void finish(int finalState, long now) {
         this.state = finalState;
         this.doneAt = now;
+        this.waiting = 0;
+        this.deadline = null;
     }
 
     /** Back to the queue after a lease ran out. */
     public void requeue() {
         this.state = DeliveryState.QUEUED;
         this.takenBy = null;
+        this.waiting = 1;
+        this.deadline = expiresAt;
+    }
+
+    /** A new row's index keys follow from its state and TTL, whatever built it (sends, notices, event copies). */
+    @PrePersist
+    void indexKeys() {
+        waiting = state == DeliveryState.QUEUED || state == DeliveryState.TAKEN ? 1 : 0;
+        deadline = state == DeliveryState.QUEUED ? Long.valueOf(expiresAt) : state == DeliveryState.TAKEN ? Long.valueOf(leaseUntil) : null;
     }
 
     public void markReplied() {
@@ -396,6 +432,16 @@ public class MessageEntity {
 
     public int getAttempts() {
         return attempts;
+    }
+
+    /** Whether it is queued or taken, as the inbox index holds it. */
+    public boolean isWaiting() {
+        return waiting == 1;
+    }
+
+    /** The sweep's deadline as the deadline index holds it (null once final). */
+    public Long getDeadline() {
+        return deadline;
     }
 
     public long getLeaseUntil() {

@@ -32,7 +32,8 @@ public class DeliveryStore {
     /** A wake-up this much early is ignored (the broker's scheduler is not exact). */
     static final long EARLY_SLACK_MILLIS = 1_000;
 
-    private static final String FINISH = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, m.attempts = :attempts "
+    private static final String FINISH = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, m.attempts = :attempts, "
+            + MessageEntity.FINAL + " "
             + "WHERE m.seq = :seq AND m.state = :queued";
 
     @PersistenceContext(unitName = "switchboard")
@@ -61,7 +62,7 @@ public class DeliveryStore {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public List<Waiting> waitingFor(long agentId, long before, int limit) {
         return waiting(em.createQuery("SELECT m.seq, m.messageId, m.toAgentId FROM MessageEntity m "
-                + "WHERE m.toAgentId = :agent AND m.state = :queued AND m.createdAt <= :before AND NOT EXISTS "
+                + "WHERE m.toAgentId = :agent AND m.waiting = 1 AND m.state = :queued AND m.createdAt <= :before AND NOT EXISTS "
                 + "(SELECT d.messageSeq FROM WebhookDeliveryEntity d WHERE d.messageSeq = m.seq) ORDER BY m.seq")
                 .setParameter("agent", agentId).setParameter("before", before), limit);
     }
