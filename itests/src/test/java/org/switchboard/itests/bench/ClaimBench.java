@@ -43,9 +43,10 @@ import org.switchboard.itests.support.HubServer;
  * own key; {@code bench.posture=both} measures an open hub and then a paranoid one back to back and
  * prints the paranoid/open ratio of pairs per second and of hub CPU per pair (issue 17's target:
  * paranoid keeps at least 70% of the open hub's throughput). A paranoid hub here holds up to
- * {@code bench.nonce-cache} (262144) live nonces, above the default 65,536 (about 5,900 signed frames a
- * second with the 10 s window and 1 s skew; beyond the cache's size frames are refused as
- * {@code replayed}, since the cache never evicts live entries).
+ * {@code bench.nonce-cache} (1048576) live nonces: with the 10 s window and 1 s skew a cache of N holds
+ * N / 11 signed frames a second (two per pair), and beyond that frames are refused as {@code replayed},
+ * since the cache never evicts live entries (262,144, the earlier default, was reached at ~12,000
+ * pairs a second on 2026-12-03).
  */
 class ClaimBench {
 
@@ -59,7 +60,7 @@ class ClaimBench {
     private static final int EXTERNAL_PORT = Integer.getInteger("bench.port", 0);
     /** {@code open} (default), {@code paranoid}, or {@code both} (open, then paranoid, and their ratio). */
     private static final String POSTURE = System.getProperty("bench.posture", "open");
-    private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 262_144);
+    private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 1_048_576);
     /** Extra hub settings for every hub this benchmark starts: {@code KEY=value,KEY=value} (environment names). */
     private static final String HUB_ENV = System.getProperty("bench.hub-env", "");
     private static final String TOKEN = "claim-bench-connect-" + Long.toHexString(System.nanoTime());
