@@ -59,6 +59,10 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile Thread writer;
     private volatile long committedSeq;
     private volatile long batchesCommitted;
+    private volatile long appendsCommitted;
+    private volatile long appendWaitNanos;
+    private volatile long commitNanos;
+    private volatile long lingeredNanos;
     private long nextSeq;
     private long lastCommitNanos;
     private final AppendRate appendRate;
@@ -143,6 +147,7 @@ public final class GroupCommitter implements AutoCloseable {
     }
 
     private CompletableFuture<long[]> enqueue(Pending pending) {
+        pending.enqueuedNanos = System.nanoTime();
         queue.add(pending);
         if (writerIdle || (writerLingering && queuedRows.get() >= policy.lingerRows())) {
             // A lingering writer has what it waited for: commit now rather than at the end of the wait.
@@ -162,6 +167,26 @@ public final class GroupCommitter implements AutoCloseable {
     /** Transactions committed so far (for metrics and the benchmark). */
     public long batchesCommitted() {
         return batchesCommitted;
+    }
+
+    /** Appends committed so far (flush markers included). */
+    public long appendsCommitted() {
+        return appendsCommitted;
+    }
+
+    /** Sum over committed appends of the time from enqueue to the end of their commit, in nanoseconds. */
+    public long appendWaitNanos() {
+        return appendWaitNanos;
+    }
+
+    /** Time the writer spent inside the sink's commits so far, in nanoseconds. */
+    public long commitNanos() {
+        return commitNanos;
+    }
+
+    /** Time the writer spent lingering for more appends so far, in nanoseconds. */
+    public long lingeredNanos() {
+        return lingeredNanos;
     }
 
     /** Stops accepting, lets the writer finish everything already queued, and waits for it (bounded). */
@@ -213,7 +238,9 @@ public final class GroupCommitter implements AutoCloseable {
                     // Let concurrent appenders fill the transaction: its fixed cost dominates small batches.
                     writerLingering = true;
                     if (queuedRows.get() < policy.lingerRows()) {
+                        long parked = System.nanoTime();
                         LockSupport.parkNanos(this, linger);
+                        lingeredNanos += System.nanoTime() - parked;
                     }
                     writerLingering = false;
                     int before = rows;
@@ -300,7 +327,15 @@ public final class GroupCommitter implements AutoCloseable {
                 committedSeq = events.get(events.size() - 1).seq();
             }
             batchesCommitted++;
+            commitNanos += lastCommitNanos;
         }
+        long committedAt = System.nanoTime();
+        long waited = 0;
+        for (Pending pending : batch) {
+            waited += committedAt - pending.enqueuedNanos;
+        }
+        appendWaitNanos += waited;
+        appendsCommitted += batch.size();
         List<Pending> done = List.copyOf(batch);
         Runnable complete = () -> CompletionBatch.run(() -> {
             for (int i = 0; i < done.size(); i++) {
@@ -341,6 +376,7 @@ public final class GroupCommitter implements AutoCloseable {
         final List<String> frames;
         final List<SideRow> sideRows;
         final CompletableFuture<long[]> future = new CompletableFuture<>();
+        long enqueuedNanos;
 
         private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames,
                         List<SideRow> sideRows) {

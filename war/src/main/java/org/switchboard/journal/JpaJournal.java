@@ -336,6 +336,11 @@ public class JpaJournal implements Journal {
         return committer.batchesCommitted();
     }
 
+    /** The group committer's timings since start (diagnostics, {@code /metrics}). */
+    public GroupCommitter timings() {
+        return committer;
+    }
+
     private String resolveHubId() {
         String configured = configuredHubId.orElse(null);
         String chosen = HubIdFormat.choose(configured, configured == null || configured.isBlank()

@@ -60,6 +60,14 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_journal_file_old_chunks", "Of those, chunks older than H2's retention window.", compaction.oldChunks());
         counter(out, "synapse_journal_compactions_total", "H2 file compaction runs that rewrote pages.", compaction.runs());
         counter(out, "synapse_journal_commits_total", "Journal transactions committed (each carries a batch of events).", journal.batchesCommitted());
+        seconds(out, "synapse_journal_commit_seconds_total", "Time the journal writer spent committing transactions.",
+                journal.timings().commitNanos());
+        seconds(out, "synapse_journal_linger_seconds_total", "Time the journal writer waited for more appends before committing.",
+                journal.timings().lingeredNanos());
+        counter(out, "synapse_journal_appends_total", "Appends committed (each is one change's events, committed together).",
+                journal.timings().appendsCommitted());
+        seconds(out, "synapse_journal_append_wait_seconds_total", "Sum over committed appends of the time from append to commit.",
+                journal.timings().appendWaitNanos());
         counter(out, "synapse_journal_last_seq", "Seq of the newest committed journal event.", journal.lastSeq());
         out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait meanwhile).\n")
                 .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
@@ -258,6 +266,12 @@ public class SynapseMetricsServlet extends HttpServlet {
 
     private static void counter(StringBuilder out, String name, String help, long value) {
         metric(out, name, help, "counter", value);
+    }
+
+    private static void seconds(StringBuilder out, String name, String help, long nanos) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                .append("# TYPE ").append(name).append(" counter\n")
+                .append(name).append(' ').append(nanos / 1e9).append('\n');
     }
 
     private static void metric(StringBuilder out, String name, String help, String type, long value) {

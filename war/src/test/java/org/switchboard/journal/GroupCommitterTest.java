@@ -513,4 +513,21 @@ class GroupCommitterTest {
         long millis = (System.nanoTime() - started) / 1_000_000;
         assertTrue(millis < 2_000, "the eighth row filled the batch and woke the writer: " + millis + " ms");
     }
+
+    @Test
+    void theWriterCountsItsCommitTimeAndEachAppendsWaitFromAppendToCommit() throws Exception {
+        sink.commitMillis = 30;
+        start(new GroupCommitPolicy(512, 100_000, 1_000_000), 0);
+        CompletableFuture<long[]> first = committer.submit(one("chat", 1), List.of());
+        first.get(5, TimeUnit.SECONDS);
+        committer.submit(one("chat", 2), List.of()).get(5, TimeUnit.SECONDS);
+        committer.flushed().get(5, TimeUnit.SECONDS);
+
+        assertEquals(3, committer.appendsCommitted(), "two appends and the flush marker");
+        assertEquals(2, committer.batchesCommitted(), "the flush marker alone writes nothing");
+        assertTrue(committer.commitNanos() >= TimeUnit.MILLISECONDS.toNanos(60), "two 30 ms commits: " + committer.commitNanos());
+        assertTrue(committer.appendWaitNanos() >= TimeUnit.MILLISECONDS.toNanos(60),
+                "each append waited at least its own 30 ms commit: " + committer.appendWaitNanos());
+        assertEquals(0, committer.lingeredNanos(), "a policy without linger never waits");
+    }
 }

@@ -5,8 +5,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import org.switchboard.itests.support.HubServer;
 
-/** The journal's counters from {@code /metrics}: events, commits, compaction runs and time so far. */
-record JournalCounters(double events, double commits, double compactionRuns, double compactionSeconds) {
+/**
+ * The journal's counters from {@code /metrics}: events, commits, compaction runs and time so far, and the
+ * writer's time committing and lingering, and the appends' summed wait from append to commit.
+ */
+record JournalCounters(double events, double commits, double compactionRuns, double compactionSeconds,
+                       double commitSeconds, double lingerSeconds, double appends, double appendWaitSeconds) {
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
@@ -14,7 +18,9 @@ record JournalCounters(double events, double commits, double compactionRuns, dou
         String text = CLIENT.send(HttpRequest.newBuilder(hub.http("/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString()).body();
         return new JournalCounters(metric(text, "synapse_journal_last_seq"), metric(text, "synapse_journal_commits_total"),
-                metric(text, "synapse_journal_compactions_total"), metric(text, "synapse_journal_compaction_seconds_total"));
+                metric(text, "synapse_journal_compactions_total"), metric(text, "synapse_journal_compaction_seconds_total"),
+                metric(text, "synapse_journal_commit_seconds_total"), metric(text, "synapse_journal_linger_seconds_total"),
+                metric(text, "synapse_journal_appends_total"), metric(text, "synapse_journal_append_wait_seconds_total"));
     }
 
     private static double metric(String text, String name) {
@@ -29,7 +35,11 @@ record JournalCounters(double events, double commits, double compactionRuns, dou
     String since(JournalCounters before) {
         double events = this.events - before.events;
         double commits = this.commits - before.commits;
-        return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s in %.0f runs", events, commits,
-                events / commits, compactionSeconds - before.compactionSeconds, compactionRuns - before.compactionRuns);
+        double appends = this.appends - before.appends;
+        return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s in %.0f runs;"
+                        + " per commit %.3f ms committing, %.3f ms lingering; %.0f appends, %.3f ms each from append to commit",
+                events, commits, events / commits, compactionSeconds - before.compactionSeconds, compactionRuns - before.compactionRuns,
+                (commitSeconds - before.commitSeconds) * 1e3 / commits, (lingerSeconds - before.lingerSeconds) * 1e3 / commits,
+                appends, (appendWaitSeconds - before.appendWaitSeconds) * 1e3 / appends);
     }
 }
