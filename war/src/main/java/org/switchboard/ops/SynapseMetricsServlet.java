@@ -182,6 +182,10 @@ public class SynapseMetricsServlet extends HttpServlet {
                 out.append("synapse_delivery_open{stage=\"").append(stage.wire()).append("\"} ").append(n).append('\n'));
         gauge(out, "synapse_delivery_offers_pending", "Delivery requests still queued (offer not yet taken up).", delivery.offersPending());
         counter(out, "synapse_delivery_sweeps_total", "Delivery expiry sweeps run.", delivery.sweeps());
+        gauge(out, "synapse_delivery_terminal_held", "Terminal delivery requests held in memory.", delivery.terminalHeld());
+        counter(out, "synapse_delivery_terminal_forgotten_total",
+                "Terminal delivery requests forgotten from memory (hub.delivery-terminal-*); the journal keeps them.",
+                delivery.terminalForgotten());
         out.append("# HELP synapse_delivery_refused_total Delivery refusals by reason_code.\n# TYPE synapse_delivery_refused_total counter\n");
         java.util.Map<String, Long> refused = delivery.refusals();
         for (String code : org.switchboard.synapse.delivery.ReasonCodes.ALL) {

@@ -61,6 +61,9 @@ public record SynapseSettings(
         // session-bound delivery: bound on stored notifications not yet delivered (synapse-advanced §2.11)
         int deliveryNotificationsMaxPerAudience,
         int deliveryNotificationsMax,
+        // session-bound delivery: terminal requests forgotten from memory (0 = kept), the journal keeps them
+        long deliveryTerminalRetentionSeconds,
+        int deliveryTerminalMax,
         // bounds of the §7.4 spend ledger (issue 18)
         int spendMaxLiveReservations,
         long spendRetentionSeconds) {
@@ -216,6 +219,10 @@ public record SynapseSettings(
         private int deliveryNotificationsMax = DEFAULT_DELIVERY_NOTIFICATIONS_MAX;
         public Builder deliveryNotificationsMaxPerAudience(int v) { deliveryNotificationsMaxPerAudience = v; return this; }
         public Builder deliveryNotificationsMax(int v) { deliveryNotificationsMax = v; return this; }
+        private long deliveryTerminalRetentionSeconds;
+        private int deliveryTerminalMax;
+        public Builder deliveryTerminalRetentionSeconds(long v) { deliveryTerminalRetentionSeconds = v; return this; }
+        public Builder deliveryTerminalMax(int v) { deliveryTerminalMax = v; return this; }
 
         // bounds of the §7.4 spend ledger (issue 18)
         private int spendMaxLiveReservations = org.switchboard.synapse.spend.SpendLedger.DEFAULT_MAX_LIVE;
@@ -238,6 +245,7 @@ public record SynapseSettings(
                     identityEnrollments, identityEnrollNamespaces, identityEnrollRateLimit, identityEnrollRateWindowSeconds,
                     multihubPolicy, attachmentRecipientPolicy, spendLedger,
                     deliveryNotificationsMaxPerAudience, deliveryNotificationsMax,
+                    deliveryTerminalRetentionSeconds, deliveryTerminalMax,
                     spendMaxLiveReservations, spendRetentionSeconds);
         }
     }

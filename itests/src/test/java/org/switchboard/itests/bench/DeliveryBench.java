@@ -43,7 +43,10 @@ import org.switchboard.itests.support.RawWebSocket;
  * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions,
  * {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
  * on another build of the application (a before/after pair run back to back from one checkout);
- * {@code bench.hub-java-opts} replaces the hub's JVM options ({@code -Xmx1g -XX:+UseParallelGC}).
+ * {@code bench.hub-java-opts} replaces the hub's JVM options ({@code -Xmx1g -XX:+UseParallelGC});
+ * {@code bench.hub-env=KEY=value,…} adds hub settings (for example {@code HUB_DELIVERY_TERMINAL_MAX=50000}).
+ * The last line gives the hub's heap after a full collection and the terminal requests it holds: every
+ * request of the run stays in memory unless a {@code HUB_DELIVERY_TERMINAL_*} key is set.
  */
 class DeliveryBench {
 
@@ -63,6 +66,12 @@ class DeliveryBench {
         String war = System.getProperty("bench.hub-war", "");
         if (!war.isEmpty()) {
             hubEnv.put("HUB_WAR", war);
+        }
+        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                hubEnv.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
         }
         try (HubServer hub = HubServer.start(hubEnv)) {
             awaitApplication(hub);
@@ -116,6 +125,10 @@ class DeliveryBench {
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
             System.out.printf("DeliveryBench cycles: journal %s%n", journal);
+            String metrics = HTTP.send(HttpRequest.newBuilder(hub.http("/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %s, forgotten %s%n",
+                    SoakBench.heapAfterFullGc(hub.pid()) / 1e6, metricLine(metrics, "synapse_delivery_terminal_held"),
+                    metricLine(metrics, "synapse_delivery_terminal_forgotten_total"));
             for (Pair pair : all) {
                 assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
                 pair.close();
@@ -352,6 +365,15 @@ class DeliveryBench {
         }
         int start = at + marker.length();
         return text.substring(start, text.indexOf('"', start));
+    }
+
+    private static String metricLine(String metrics, String name) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return line.substring(name.length() + 1).trim();
+            }
+        }
+        return "?";
     }
 
     private static void awaitApplication(HubServer hub) throws Exception {

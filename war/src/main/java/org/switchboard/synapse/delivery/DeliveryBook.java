@@ -1,18 +1,22 @@
 package org.switchboard.synapse.delivery;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.DoubleSupplier;
 import org.switchboard.journal.snapshot.SnapshotWriter;
 
 /**
  * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
  * {@code operation_key} and by {@code (sender, idempotency_key)}, the mutation ledger, the open
  * requests (listed in key order), and the open counts the admission caps read. Every change is a
- * compare-and-set on {@code ordinal} under one lock, so check and change are atomic.
+ * compare-and-set on {@code ordinal} under one lock, so check and change are atomic. Terminal requests
+ * can be forgotten from memory after a while or beyond a count ({@link #terminalRetention},
+ * {@link #forgetClosed}); the journal keeps every event of them.
  */
 public final class DeliveryBook {
 
@@ -35,7 +39,8 @@ public final class DeliveryBook {
 
     private final Map<String, Aggregate> byKey = new HashMap<>();
     private final Map<String, String> byIdempotency = new HashMap<>();
-    private final Map<String, Mutation> mutations = new HashMap<>();
+    /** Stored mutations by operation key, then mutation id (per request, so a forgotten request takes its own along). */
+    private final Map<String, Map<String, Mutation>> mutations = new HashMap<>();
     /** Open requests by key; a hash map (walking a sorted one was ~3% of the samples in a delivery-cycle profile): the rare walks sort. */
     private final Map<String, Aggregate> open = new HashMap<>();
     private final Map<String, Integer> openPerIncarnation = new HashMap<>();
@@ -44,6 +49,76 @@ public final class DeliveryBook {
     private final Map<String, Integer> openByStage = new HashMap<>();
     private final PendingNotifications notifications = new PendingNotifications();
     private volatile boolean legacyOutbox;
+    /** Terminal requests in the order they closed (the order they are forgotten in). */
+    private final ArrayDeque<Closed> closed = new ArrayDeque<>();
+    private final DoubleSupplier clock;
+    private double retentionSeconds;
+    private int terminalMax;
+    private long forgotten;
+
+    /**
+     * A terminal request stays at least this long (seconds) whatever the count: its last change's commit,
+     * reply and notification happen within it, so nothing forgets a request they still read.
+     */
+    public static final double FORGET_GRACE_SECONDS = 60;
+
+    /** A request that reached a terminal stage at {@code at} (epoch seconds; its restore time after a start). */
+    private record Closed(String operationKey, long admittedOrder, double at) {
+    }
+
+    /** A book on the system clock. */
+    public DeliveryBook() {
+        this(() -> System.currentTimeMillis() / 1000.0);
+    }
+
+    /** A book whose close times come from {@code clock} (epoch seconds). */
+    public DeliveryBook(DoubleSupplier clock) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+    }
+
+    /**
+     * Forget terminal requests once they closed more than {@code seconds} ago (0 = never by age), and the
+     * earliest closed beyond {@code max} held (0 = no cap) once they closed at least
+     * {@link #FORGET_GRACE_SECONDS} ago. Applied by {@link #forgetClosed}.
+     */
+    public synchronized void terminalRetention(double seconds, int max) {
+        retentionSeconds = Math.max(0, seconds);
+        terminalMax = Math.max(0, max);
+    }
+
+    /**
+     * Forgets the terminal requests due under {@link #terminalRetention} at {@code now} (epoch seconds),
+     * earliest closed first. A request with a notification still pending is kept and its clock restarted,
+     * so its audience still gets it on return. Returns how many were forgotten.
+     */
+    public synchronized int forgetClosed(double now) {
+        int done = 0;
+        int looked = 0;
+        int bound = closed.size();
+        while (!closed.isEmpty() && looked++ < bound) {
+            Closed head = closed.peekFirst();
+            boolean aged = retentionSeconds > 0 && head.at() < now - retentionSeconds;
+            boolean over = terminalMax > 0 && closed.size() > terminalMax && head.at() < now - FORGET_GRACE_SECONDS;
+            if (!aged && !over) {
+                break;
+            }
+            closed.pollFirst();
+            if (forget(head)) {
+                done++;
+            }
+        }
+        return done;
+    }
+
+    /** Terminal requests forgotten from memory since start (metrics). */
+    public synchronized long forgotten() {
+        return forgotten;
+    }
+
+    /** Terminal requests held in memory (metrics). */
+    public synchronized int terminalHeld() {
+        return closed.size();
+    }
 
     /** The stored notifications not yet delivered (journal-derived; their own lock). */
     public PendingNotifications notifications() {
@@ -106,7 +181,7 @@ public final class DeliveryBook {
             return Applied.UNKNOWN;
         }
         if (mutationId != null) {
-            Mutation known = mutations.get(next.operationKey() + '\n' + mutationId);
+            Mutation known = mutationOf(next.operationKey(), mutationId);
             if (known != null) {
                 return known.digest().equals(digest) ? Applied.REPLAY : Applied.ID_CONFLICT;
             }
@@ -114,16 +189,16 @@ public final class DeliveryBook {
         if (current.ordinal() != expectedOrdinal) {
             return Applied.STATE_CONFLICT;
         }
-        store(current, next);
         if (mutationId != null) {
-            mutations.put(next.operationKey() + '\n' + mutationId, new Mutation(digest, 0));
+            putMutation(next.operationKey(), mutationId, new Mutation(digest, 0));
         }
+        store(current, next);
         return Applied.APPLIED;
     }
 
     /** The stored mutation, or null. */
     public synchronized Mutation mutation(String operationKey, String mutationId) {
-        return mutations.get(operationKey + '\n' + mutationId);
+        return mutationOf(operationKey, mutationId);
     }
 
     /** Records the seq the change to {@code ordinal} committed at (and the seq of its notification). */
@@ -133,9 +208,9 @@ public final class DeliveryBook {
             replaceQuietly(current.withSeq(seq));
         }
         if (mutationId != null) {
-            Mutation known = mutations.get(operationKey + '\n' + mutationId);
+            Mutation known = mutationOf(operationKey, mutationId);
             if (known != null) {
-                mutations.put(operationKey + '\n' + mutationId, new Mutation(known.digest(), seq));
+                putMutation(operationKey, mutationId, new Mutation(known.digest(), seq));
             }
         }
     }
@@ -147,7 +222,10 @@ public final class DeliveryBook {
             return;
         }
         if (mutationId != null) {
-            mutations.remove(failed.operationKey() + '\n' + mutationId);
+            Map<String, Mutation> own = mutations.get(failed.operationKey());
+            if (own != null && own.remove(mutationId) != null && own.isEmpty()) {
+                mutations.remove(failed.operationKey());
+            }
         }
         if (before == null) {
             adjust(current, -1);
@@ -243,10 +321,10 @@ public final class DeliveryBook {
 
     /** Replay of a change: the stored state, its mutation and its notification seq. */
     public synchronized void restore(Aggregate next, String mutationId, String digest) {
-        store(byKey.get(next.operationKey()), next);
         if (mutationId != null) {
-            mutations.put(next.operationKey() + '\n' + mutationId, new Mutation(digest, next.latestEventSeq()));
+            putMutation(next.operationKey(), mutationId, new Mutation(digest, next.latestEventSeq()));
         }
+        store(byKey.get(next.operationKey()), next);
     }
 
     /** Replay of an earlier version's change: its notification is an outbox row, sent with this event seq. */
@@ -275,6 +353,41 @@ public final class DeliveryBook {
             open.remove(before.operationKey());
         }
         adjust(after, +1);
+        if (after.stage().terminal() && (before == null || !before.stage().terminal())) {
+            closed.addLast(new Closed(after.operationKey(), after.admittedOrder(), clock.getAsDouble()));
+        }
+    }
+
+    /**
+     * Drops a terminal request from every map, unless it changed since it closed (then the entry is stale)
+     * or a notification of it is still pending (then it goes to the back with a fresh close time).
+     */
+    private boolean forget(Closed entry) {
+        Aggregate current = byKey.get(entry.operationKey());
+        if (current == null || current.admittedOrder() != entry.admittedOrder() || !current.stage().terminal()) {
+            return false;
+        }
+        if (notifications.pendingFor(entry.operationKey())) {
+            closed.addLast(new Closed(entry.operationKey(), entry.admittedOrder(), clock.getAsDouble()));
+            return false;
+        }
+        byKey.remove(entry.operationKey());
+        mutations.remove(entry.operationKey());
+        String pair = current.intent().sender() + '\n' + current.intent().idempotencyKey();
+        if (entry.operationKey().equals(byIdempotency.get(pair))) {
+            byIdempotency.remove(pair);
+        }
+        forgotten++;
+        return true;
+    }
+
+    private Mutation mutationOf(String operationKey, String mutationId) {
+        Map<String, Mutation> own = mutations.get(operationKey);
+        return own == null ? null : own.get(mutationId);
+    }
+
+    private void putMutation(String operationKey, String mutationId, Mutation mutation) {
+        mutations.computeIfAbsent(operationKey, k -> new HashMap<>(4)).put(mutationId, mutation);
     }
 
     private void replaceQuietly(Aggregate after) {
@@ -312,19 +425,12 @@ public final class DeliveryBook {
 
     /** Writes the whole book as one JSON object to {@code out} (the caller keeps the book still meanwhile). */
     synchronized void writeSnapshot(jakarta.json.stream.JsonGenerator out) {
-        // each stored mutation under the request its key starts with (key = operation key, newline, mutation
-        // id); a key that names no request stays whole in "other_mutations"
-        Map<String, TreeMap<String, Mutation>> byRequest = new HashMap<>();
+        // each stored mutation under its request; those of a key that names no request are written whole
+        // (operation key, newline, mutation id) in "other_mutations"
         TreeMap<String, Mutation> otherMutations = new TreeMap<>();
-        mutations.forEach((key, m) -> {
-            int cut = key.indexOf('\n');
-            while (cut >= 0 && !byKey.containsKey(key.substring(0, cut))) {
-                cut = key.indexOf('\n', cut + 1);
-            }
-            if (cut < 0) {
-                otherMutations.put(key, m);
-            } else {
-                byRequest.computeIfAbsent(key.substring(0, cut), k -> new TreeMap<>()).put(key.substring(cut + 1), m);
+        mutations.forEach((key, own) -> {
+            if (!byKey.containsKey(key)) {
+                own.forEach((id, m) -> otherMutations.put(key + '\n' + id, m));
             }
         });
         Map<String, String> otherPairs = new TreeMap<>(byIdempotency);
@@ -349,9 +455,9 @@ public final class DeliveryBook {
             out.writeEnd();
             SnapshotWriter.texts(out, i.taskId(), i.body());
             out.write(i.deadline()).write(flags).writeStartArray();
-            Map<String, Mutation> own = byRequest.get(a.operationKey());
+            Map<String, Mutation> own = mutations.get(a.operationKey());
             if (own != null) {
-                own.forEach((id, m) -> mutation(out, id, m));
+                new TreeMap<>(own).forEach((id, m) -> mutation(out, id, m));
             }
             out.writeEnd().writeEnd();
         }
@@ -381,6 +487,7 @@ public final class DeliveryBook {
         in.startObject();
         in.key("requests");
         in.startArray();
+        List<Aggregate> terminal = new ArrayList<>();
         while (in.more()) {
             in.startArray();
             String operationKey = in.string();
@@ -414,6 +521,9 @@ public final class DeliveryBook {
                     java.util.Objects.requireNonNull(stage, "stage"), cancelRequested, boundaryDelivered, acknowledged,
                     ordinal, latestEventSeq, admittedOrder, offer);
             byKey.put(operationKey, a);
+            if (a.stage().terminal()) {
+                terminal.add(a);
+            }
             int flags = in.intValue();
             if ((flags & IN_OPEN) != 0) {
                 open.put(operationKey, a);
@@ -423,12 +533,16 @@ public final class DeliveryBook {
             }
             in.startArray();
             while (in.more()) {
-                readMutation(in, operationKey + '\n');
+                readMutation(in, operationKey);
             }
             if (in.more()) {
                 throw new IllegalArgumentException("a request row has extra fields");
             }
         }
+        // closed in the order of their last events, each at the restore time (kept at least as long as before)
+        terminal.sort(Comparator.comparingLong(Aggregate::latestEventSeq));
+        double now = clock.getAsDouble();
+        terminal.forEach(a -> closed.addLast(new Closed(a.operationKey(), a.admittedOrder(), now)));
         in.key("other_pairs");
         in.startObject();
         while (in.more()) {
@@ -438,7 +552,7 @@ public final class DeliveryBook {
         in.key("other_mutations");
         in.startArray();
         while (in.more()) {
-            readMutation(in, "");
+            readMutation(in, null);
         }
         readCounts(in, "open_per_incarnation", (k, v) -> openPerIncarnation.put(k, Math.toIntExact(v)));
         readCounts(in, "open_per_sender", (k, v) -> openPerSender.put(k, Math.toIntExact(v)));
@@ -467,10 +581,20 @@ public final class DeliveryBook {
         out.write(m.eventSeq()).writeEnd();
     }
 
-    private void readMutation(org.switchboard.journal.snapshot.SnapshotReader in, String keyPrefix) {
+    /** One mutation row: under {@code operationKey}, or (null) a whole "key, newline, id" of another request. */
+    private void readMutation(org.switchboard.journal.snapshot.SnapshotReader in, String operationKey) {
         in.startArray();
-        String id = in.string();
-        mutations.put(keyPrefix + java.util.Objects.requireNonNull(id, "mutation id"), new Mutation(in.string(), in.longValue()));
+        String id = java.util.Objects.requireNonNull(in.string(), "mutation id");
+        String key = operationKey;
+        if (key == null) {
+            int cut = id.indexOf('\n');
+            if (cut < 0) {
+                throw new IllegalArgumentException("a mutation of another request names no operation key");
+            }
+            key = id.substring(0, cut);
+            id = id.substring(cut + 1);
+        }
+        putMutation(key, id, new Mutation(in.string(), in.longValue()));
         if (in.more()) {
             throw new IllegalArgumentException("a mutation row has extra fields");
         }

@@ -69,6 +69,7 @@ public final class DeliveryService {
         this.ctx = ctx;
         this.frames = new DeliveryFrames(ctx.frames());
         this.markDelay = CompletableFuture.delayedExecutor(MARK_DELAY_MS, java.util.concurrent.TimeUnit.MILLISECONDS, ctx.blocking());
+        book.terminalRetention(ctx.settings().deliveryTerminalRetentionSeconds(), ctx.settings().deliveryTerminalMax());
     }
 
     /** True when this hub can honour delivery: it has a journal (whose hub id is stored or configured). */
@@ -496,6 +497,7 @@ public final class DeliveryService {
         sweeps.increment();
         List<CompletableFuture<?>> commits = new ArrayList<>();
         double now = ctx.frames().now();
+        book.forgetClosed(now);
         while (true) {
             List<Aggregate> due = book.expired(now, PAGE);
             if (due.isEmpty()) {
@@ -630,6 +632,11 @@ public final class DeliveryService {
 
     private void sendStatus(Connection connection, String viewer, String key) {
         Aggregate a = book.get(key);
+        if (a == null) {
+            // forgotten meanwhile (hub.delivery-terminal-*): as for any request the book no longer holds
+            refuse(connection, viewer, Refusal.of(ReasonCodes.UNKNOWN_REQUEST, "no such request"));
+            return;
+        }
         DeliverySession live = session(a.intent().target());
         boolean reachable = live != null && live.incarnation().equals(a.intent().targetIncarnation());
         connection.send(frames.status(viewer, a, reachable));
@@ -727,6 +734,16 @@ public final class DeliveryService {
     /** Sweeps run since start. */
     public long sweeps() {
         return sweeps.sum();
+    }
+
+    /** Terminal requests held in memory. */
+    public int terminalHeld() {
+        return book.terminalHeld();
+    }
+
+    /** Terminal requests forgotten from memory since start ({@code hub.delivery-terminal-*}). */
+    public long terminalForgotten() {
+        return book.forgotten();
     }
 
     /** Refusals by reason code since start. */

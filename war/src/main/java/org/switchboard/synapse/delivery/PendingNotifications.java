@@ -24,11 +24,20 @@ public final class PendingNotifications {
     private final Map<String, TreeMap<Long, Entry>> byAudience = new HashMap<>();
     // Sorted so the oldest pending notification of all is found without a scan when the total cap bites.
     private final TreeMap<Long, Entry> bySeq = new TreeMap<>();
+    // How many are pending per request, so a request is not forgotten while one is (DeliveryBook).
+    private final Map<String, Integer> perRequest = new HashMap<>();
 
     /** Records a committed notification as not yet delivered. */
     public synchronized void add(Entry entry) {
-        bySeq.put(entry.seq(), entry);
+        if (bySeq.put(entry.seq(), entry) == null) {
+            perRequest.merge(entry.operationKey(), 1, Integer::sum);
+        }
         byAudience.computeIfAbsent(entry.audience(), a -> new TreeMap<>()).put(entry.seq(), entry);
+    }
+
+    /** Whether a notification of request {@code operationKey} is pending. */
+    public synchronized boolean pendingFor(String operationKey) {
+        return perRequest.containsKey(operationKey);
     }
 
     /**
@@ -62,6 +71,7 @@ public final class PendingNotifications {
         if (entry == null) {
             return false;
         }
+        perRequest.computeIfPresent(entry.operationKey(), (k, n) -> n > 1 ? n - 1 : null);
         TreeMap<Long, Entry> mine = byAudience.get(entry.audience());
         mine.remove(seq);
         if (mine.isEmpty()) {

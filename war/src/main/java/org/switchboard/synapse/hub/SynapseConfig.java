@@ -147,6 +147,7 @@ public class SynapseConfig {
                 .multihubPolicy(multihubPolicy.orElse("").trim())
                 .attachmentRecipientPolicy(attachmentRecipientPolicy.orElse("").trim()).spendLedger(spendLedger.orElse("").trim())
                 .deliveryNotificationsMaxPerAudience(deliveryNotificationsMaxPerAudience).deliveryNotificationsMax(deliveryNotificationsMax)
+                .deliveryTerminalRetentionSeconds(deliveryTerminalRetentionSeconds).deliveryTerminalMax(deliveryTerminalMax)
                 .spendMaxLiveReservations(spendMaxLiveReservations).spendRetentionSeconds(spendRetentionSeconds)
                 .build();
     }
@@ -455,6 +456,14 @@ public class SynapseConfig {
     /** Stored delivery notifications kept for all audiences together; the oldest leave first. */
     @Inject @ConfigProperty(name = "hub.delivery-notifications-max", defaultValue = "100000")
     int deliveryNotificationsMax;
+
+    /** Seconds a terminal delivery request stays in memory after it closed (0 = for ever); the journal keeps it. */
+    @Inject @ConfigProperty(name = "hub.delivery-terminal-retention-seconds", defaultValue = "0")
+    long deliveryTerminalRetentionSeconds;
+
+    /** Most terminal delivery requests held in memory (0 = no cap); beyond it the earliest closed are forgotten. */
+    @Inject @ConfigProperty(name = "hub.delivery-terminal-max", defaultValue = "0")
+    int deliveryTerminalMax;
 
     // ---- cross-hub forwarding, origin side (synapse-advanced §4.2, §4.6; issue 18) ----
 
