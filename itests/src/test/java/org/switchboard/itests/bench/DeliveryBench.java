@@ -38,7 +38,9 @@ import org.switchboard.itests.support.RawWebSocket;
  * (0 = half the measured admission rate), each taken through boundary → ack → outcome completed by its
  * recipient; latency counts from the request's scheduled send time to the sender's
  * {@code completed} notification. {@code bench.cycles} (20000) measured after {@code bench.warmup-cycles}
- * (60000) at the same rate, which compile the stage reports' code (the admissions do not run it). Both result lines carry
+ * (60000) at the same rate, which compile the stage reports' code (the admissions do not run it), then more in chunks
+ * of 10,000 while the hub's JIT compiler threads used more than {@code bench.jit-quiet} cores (0.05) over a chunk, up
+ * to {@code bench.warmup-cycles-max} (200,000: every request stays in the hub's heap). Both result lines carry
  * the hub's CPU time per operation and the load average, because the machine is shared.
  * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions,
  * {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
@@ -52,6 +54,7 @@ class DeliveryBench {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final int WINDOW = 16;
+    private static final int WARMUP_CHUNK = 10_000;
 
     @Test
     void admissionsPerSecondAndCycleLatency() throws Exception {
@@ -61,6 +64,8 @@ class DeliveryBench {
         int cycles = Integer.getInteger("bench.cycles", 20_000);
         double rate = Double.parseDouble(System.getProperty("bench.rate", "0"));
         int warmupCycles = Integer.getInteger("bench.warmup-cycles", 60_000);
+        int warmupCyclesMax = Integer.getInteger("bench.warmup-cycles-max", 200_000);
+        double jitQuiet = Double.parseDouble(System.getProperty("bench.jit-quiet", "0.05"));
         Map<String, String> hubEnv = new java.util.HashMap<>(Map.of("HUB_JAVA_OPTS",
                 System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM)));
         String war = System.getProperty("bench.hub-war", "");
@@ -104,8 +109,23 @@ class DeliveryBench {
                     clientCpu / 1e3 / admitted, clientCpu / (double) elapsed, journal);
 
             double cycleRate = rate > 0 ? rate : perSecond / 2;
-            // the stage reports of a cycle (boundary, ack, completed) are not in the admissions: warm them
+            // the stage reports of a cycle (boundary, ack, completed) are not in the admissions: warm them, then
+            // go on in chunks while the JIT still compiles (it took ~3 minutes of load on a slow 2-core VM)
             cyclesRun(all, Math.max(1, warmupCycles / pairs), cycleRate, null);
+            int warmed = warmupCycles;
+            double compiling = Double.NaN;
+            while (warmed < warmupCyclesMax) {
+                var ticksBefore = HubProcess.threadTicks(hub.pid());
+                long chunkStarted = System.nanoTime();
+                cyclesRun(all, Math.max(1, WARMUP_CHUNK / pairs), cycleRate, null);
+                warmed += WARMUP_CHUNK;
+                compiling = HubProcess.compilerCores(ticksBefore, HubProcess.threadTicks(hub.pid()), System.nanoTime() - chunkStarted);
+                if (compiling <= jitQuiet) {
+                    break;
+                }
+            }
+            System.out.printf("DeliveryBench warm-up: %d cycles; JIT compiler threads %.2f cores over the last %d%n",
+                    warmed, compiling, WARMUP_CHUNK);
             long[] latencies = new long[(cycles / pairs) * pairs];
             String jfrCycles = System.getProperty("bench.jfr-cycles", "");
             if (!jfrCycles.isEmpty()) {

@@ -47,6 +47,17 @@ final class HubProcess {
         return ticks;
     }
 
+    /** Cores the JIT compiler threads used between two {@link #threadTicks} readings {@code nanos} apart. */
+    static double compilerCores(java.util.Map<String, Long> before, java.util.Map<String, Long> after, long nanos) {
+        long ticks = 0;
+        for (var e : after.entrySet()) {
+            if (e.getKey().contains("CompilerThre")) {
+                ticks += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            }
+        }
+        return ticks * 1e7 / nanos; // 1 tick = 10 ms
+    }
+
     /** The machine's load average line, printed beside every figure because the machine is shared. */
     static String loadAverage() {
         try {
