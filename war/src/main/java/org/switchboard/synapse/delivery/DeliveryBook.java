@@ -306,7 +306,7 @@ public final class DeliveryBook {
         return out;
     }
 
-    /** Number of requests ever admitted (still held: rows are never compacted). */
+    /** Requests held: every one admitted, less the terminal ones forgotten under {@link #terminalRetention}. */
     public synchronized int size() {
         return byKey.size();
     }
