@@ -86,4 +86,18 @@ class HandshakeGuardFilterTest {
         assertTrue(passedOn.get(), "only upgrades are refused; requests in flight finish");
         assertEquals(0, status.get());
     }
+
+    @Test
+    void aClientThatLeftDuringTheUpgradeIsNoErrorButAServletFailureStillIs() throws Exception {
+        FilterChain closed = (req, res) -> {
+            throw new java.io.IOException("Connection is closed");
+        };
+        HandshakeGuardFilter.upgrade(closed, request(Map.of("Upgrade", "websocket")), response());
+
+        FilterChain broken = (req, res) -> {
+            throw new jakarta.servlet.ServletException("endpoint failed");
+        };
+        org.junit.jupiter.api.Assertions.assertThrows(jakarta.servlet.ServletException.class,
+                () -> HandshakeGuardFilter.upgrade(broken, request(Map.of("Upgrade", "websocket")), response()));
+    }
 }
