@@ -273,12 +273,10 @@ public class SynapseMetricsServlet extends HttpServlet {
     }
 
     private static void seconds(StringBuilder out, String name, String help, long nanos) {
-        out.append("# HELP ").append(name).append(' ').append(help).append('\n')
-                .append("# TYPE ").append(name).append(" counter\n")
-                .append(name).append(' ').append(nanos / 1e9).append('\n');
+        metric(out, name, help, "counter", nanos / 1e9);
     }
 
-    private static void metric(StringBuilder out, String name, String help, String type, long value) {
+    private static void metric(StringBuilder out, String name, String help, String type, Number value) {
         out.append("# HELP ").append(name).append(' ').append(help).append('\n')
                 .append("# TYPE ").append(name).append(' ').append(type).append('\n')
                 .append(name).append(' ').append(value).append('\n');

@@ -145,10 +145,9 @@ class DeliveryBench {
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
             System.out.printf("DeliveryBench cycles: journal %s%n", journal);
-            String metrics = HTTP.send(HttpRequest.newBuilder(hub.http("/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-            System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %s, forgotten %s%n",
-                    SoakBench.heapAfterFullGc(hub.pid()) / 1e6, metricLine(metrics, "synapse_delivery_terminal_held"),
-                    metricLine(metrics, "synapse_delivery_terminal_forgotten_total"));
+            System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
+                    SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
+                    hub.metric("synapse_delivery_terminal_forgotten_total"));
             for (Pair pair : all) {
                 assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
                 pair.close();
@@ -385,15 +384,6 @@ class DeliveryBench {
         }
         int start = at + marker.length();
         return text.substring(start, text.indexOf('"', start));
-    }
-
-    private static String metricLine(String metrics, String name) {
-        for (String line : metrics.split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return line.substring(name.length() + 1).trim();
-            }
-        }
-        return "?";
     }
 
     private static void awaitApplication(HubServer hub) throws Exception {

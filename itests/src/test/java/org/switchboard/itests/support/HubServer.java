@@ -242,6 +242,21 @@ public final class HubServer implements AutoCloseable {
         return http;
     }
 
+    /** The value of the unlabelled metric {@code name} on this hub's {@code /metrics}, read now. */
+    public double metric(String name) throws IOException, InterruptedException {
+        return metricValue(http.send(HttpRequest.newBuilder(http("/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body(), name);
+    }
+
+    /** The value of the unlabelled metric {@code name} in a {@code /metrics} text; an AssertionError when absent. */
+    public static double metricValue(String metrics, String name) {
+        for (String line : metrics.split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).strip());
+            }
+        }
+        throw new AssertionError(name + " missing from /metrics");
+    }
+
     /** A TLS context trusting exactly the certificates of {@code keystore} (a test's self-signed one). */
     public static SSLContext trusting(Path keystore, String password) {
         try (var in = Files.newInputStream(keystore)) {

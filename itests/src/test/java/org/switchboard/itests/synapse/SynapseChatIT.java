@@ -238,17 +238,11 @@ class SynapseChatIT {
         assertTrue(metrics.body().contains("# TYPE synapse_up gauge\nsynapse_up 1\n"));
         assertTrue(metrics.body().contains("synapse_chat_directed_total"));
         // the journal writer's timings: every commit carries at least one append, and each figure is a number
-        double appends = metric(metrics.body(), "synapse_journal_appends_total");
-        assertTrue(appends >= metric(metrics.body(), "synapse_journal_commits_total"), "appends at least commits");
-        assertTrue(metric(metrics.body(), "synapse_journal_commit_seconds_total") >= 0);
-        assertTrue(metric(metrics.body(), "synapse_journal_linger_seconds_total") >= 0);
-        assertTrue(metric(metrics.body(), "synapse_journal_append_wait_seconds_total") >= 0);
-    }
-
-    private static double metric(String body, String name) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(body);
-        assertTrue(m.find(), name + " missing from /metrics");
-        return Double.parseDouble(m.group(1));
+        double appends = HubServer.metricValue(metrics.body(), "synapse_journal_appends_total");
+        assertTrue(appends >= HubServer.metricValue(metrics.body(), "synapse_journal_commits_total"), "appends at least commits");
+        assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_commit_seconds_total") >= 0);
+        assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_linger_seconds_total") >= 0);
+        assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_append_wait_seconds_total") >= 0);
     }
 
     @Test

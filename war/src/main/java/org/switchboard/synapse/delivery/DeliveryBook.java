@@ -189,10 +189,10 @@ public final class DeliveryBook {
         if (current.ordinal() != expectedOrdinal) {
             return Applied.STATE_CONFLICT;
         }
+        store(current, next);
         if (mutationId != null) {
             putMutation(next.operationKey(), mutationId, new Mutation(digest, 0));
         }
-        store(current, next);
         return Applied.APPLIED;
     }
 
@@ -321,10 +321,10 @@ public final class DeliveryBook {
 
     /** Replay of a change: the stored state, its mutation and its notification seq. */
     public synchronized void restore(Aggregate next, String mutationId, String digest) {
+        store(byKey.get(next.operationKey()), next);
         if (mutationId != null) {
             putMutation(next.operationKey(), mutationId, new Mutation(digest, next.latestEventSeq()));
         }
-        store(byKey.get(next.operationKey()), next);
     }
 
     /** Replay of an earlier version's change: its notification is an outbox row, sent with this event seq. */

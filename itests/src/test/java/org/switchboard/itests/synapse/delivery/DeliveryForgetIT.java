@@ -6,12 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +22,6 @@ import org.switchboard.itests.support.SynapseClient;
 class DeliveryForgetIT {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final double DEADLINE = Math.floor(System.currentTimeMillis() / 1000.0) + 3000.5;
     private static HubServer hub;
 
@@ -69,13 +63,6 @@ class DeliveryForgetIT {
                 && stage.equals(f.getString("stage", "")), WAIT);
     }
 
-    private static double metric(String name) throws Exception {
-        String body = HTTP.send(HttpRequest.newBuilder(hub.http("/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
-        Matcher m = Pattern.compile("(?m)^" + name + " (\\S+)$").matcher(body);
-        assertTrue(m.find(), name + " missing from /metrics");
-        return Double.parseDouble(m.group(1));
-    }
-
     @Test
     void aClosedRequestIsForgottenAfterTheRetentionUnlessItsNotificationIsStillOwed() throws Exception {
         String token = "f".repeat(64);
@@ -105,11 +92,11 @@ class DeliveryForgetIT {
 
             // past the 2 s retention and a 5 s sweep: the first request goes, the second stays for its sender
             long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (metric("synapse_delivery_terminal_forgotten_total") < 1 && System.nanoTime() < until) {
+            while (hub.metric("synapse_delivery_terminal_forgotten_total") < 1 && System.nanoTime() < until) {
                 Thread.sleep(250);
             }
             Thread.sleep(6_000); // one more sweep
-            assertEquals(1.0, metric("synapse_delivery_terminal_forgotten_total"), "only the request nothing is owed for");
+            assertEquals(1.0, hub.metric("synapse_delivery_terminal_forgotten_total"), "only the request nothing is owed for");
 
             try (SynapseClient planner = sender("ops/planner")) {
                 assertEquals(owed, notification(planner, "rejected").getString("operation_key"),
