@@ -78,6 +78,7 @@ public final class PayaraShortcuts implements ContainerShortcuts {
     private final AddressHandles address;
     private final ChannelHandles channel;
     private final boolean frameGate;
+    private final UpgradeHandles directUpgrade;
     private final StopHandles stop;
 
     private record RawHandles(Class<?> remote, Field webSocket, MethodHandle send) {
@@ -85,6 +86,10 @@ public final class PayaraShortcuts implements ContainerShortcuts {
 
     private record BufferHandles(Class<?> facade, Field response, Method coyoteResponse, Method outputBuffer,
             Method setBufferSize, Method getBufferSize) {
+    }
+
+    private record UpgradeHandles(Class<?> facade, Method unwrapped, Method setUpgrade, Field handler,
+            Method coyoteRequest, Method response, Method suspend) {
     }
 
     private record StopHandles(Object events, Class<?> listener, Method eventName, Method register, Method unregister) {
@@ -116,6 +121,7 @@ public final class PayaraShortcuts implements ContainerShortcuts {
         this.address = probe(Shortcut.REMOTE_ADDRESS, () -> address(loaders));
         this.channel = probe(Shortcut.POLL_CHANNEL, () -> channel(loaders));
         this.frameGate = probe(Shortcut.FRAME_GATE, () -> frameGate(loaders)) != null;
+        this.directUpgrade = probe(Shortcut.DIRECT_UPGRADE, () -> directUpgrade(loaders, frameGate));
         this.stop = probe(Shortcut.STOP_NOTICE, () -> stop(loaders));
     }
 
@@ -232,6 +238,28 @@ public final class PayaraShortcuts implements ContainerShortcuts {
             throw new NotHere(upgrade.getSimpleName() + " has no public constructor");
         }
         return Boolean.TRUE;
+    }
+
+    /**
+     * What Catalina's {@code Request.upgrade} does besides creating the handler: marks the request upgraded,
+     * keeps the handler (initialised once the 101 is out), suspends the response. Only with the frame gate,
+     * whose handler is the one installed.
+     */
+    private static UpgradeHandles directUpgrade(List<ClassLoader> loaders, boolean frameGate)
+            throws NotHere, ReflectiveOperationException {
+        Class<?> facade = find(REQUEST_FACADE, loaders);
+        if (!frameGate) {
+            throw new NotHere("needs " + Shortcut.FRAME_GATE.metricName());
+        }
+        Method unwrapped = facade.getMethod("getUnwrappedCoyoteRequest");
+        Class<?> request = unwrapped.getReturnType();
+        Method setUpgrade = request.getMethod("setUpgrade", boolean.class);
+        Field handler = open(request, "httpUpgradeHandler", HttpUpgradeHandler.class);
+        request.getMethod("initialiseHttpUpgradeHandler", WebConnection.class); // the reader of that field
+        Method coyote = request.getMethod("getCoyoteRequest");
+        Method response = coyote.getReturnType().getMethod("getResponse");
+        Method suspend = response.getReturnType().getMethod("suspend");
+        return new UpgradeHandles(facade, unwrapped, setUpgrade, handler, coyote, response, suspend);
     }
 
     private static StopHandles stop(List<ClassLoader> loaders) throws NotHere, ReflectiveOperationException {
@@ -413,7 +441,37 @@ public final class PayaraShortcuts implements ContainerShortcuts {
         if (!frameGate) {
             return request;
         }
-        return UpgradeInterception.wrap(request, connection, why -> failed(Shortcut.FRAME_GATE, why));
+        return UpgradeInterception.wrap(request, connection, why -> failed(Shortcut.FRAME_GATE, why), this::installUpgrade);
+    }
+
+    /** Installs {@code handler} as the upgrade handler of the container's request under {@code request}; whether it could. */
+    private boolean installUpgrade(HttpServletRequest request, HttpUpgradeHandler handler) {
+        if (directUpgrade == null || failedOnUse.get(Shortcut.DIRECT_UPGRADE.ordinal()) != null) {
+            return false;
+        }
+        try {
+            ServletRequest r = request;
+            while (r instanceof ServletRequestWrapper w) {
+                r = w.getRequest();
+            }
+            if (!directUpgrade.facade().isInstance(r)) {
+                failed(Shortcut.DIRECT_UPGRADE, "request is a " + r.getClass().getName());
+                return false;
+            }
+            Object catalina = directUpgrade.unwrapped().invoke(r);
+            if (catalina == null) {
+                failed(Shortcut.DIRECT_UPGRADE, "the request was recycled");
+                return false;
+            }
+            directUpgrade.setUpgrade().invoke(catalina, true);
+            directUpgrade.handler().set(catalina, handler);
+            directUpgrade.suspend().invoke(directUpgrade.response().invoke(directUpgrade.coyoteRequest().invoke(catalina)));
+            return true;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // the standard upgrade that follows redoes each step, so a partial one leaves nothing behind
+            failed(Shortcut.DIRECT_UPGRADE, e.toString());
+            return false;
+        }
     }
 
     @Override

@@ -20,6 +20,11 @@ public enum Shortcut {
     /** The WebSocket upgrade's input read through the hub's frame-size gate before Tyrus buffers a frame. */
     FRAME_GATE("upgrade-frame-gate"),
     /**
+     * The frame gate's upgrade handler installed on Catalina's request directly, instead of the container
+     * creating it as a CDI managed object (a new injection target built and validated for every socket).
+     */
+    DIRECT_UPGRADE("upgrade-handler-direct"),
+    /**
      * The server's own stop announcement (Payara's prepare-shutdown event) relayed to the application's
      * stop actions: {@code stop-domain} sends the JVM no signal until the server's services are down.
      */

@@ -6,6 +6,7 @@ import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpUpgradeHandler;
 import jakarta.servlet.http.WebConnection;
 import java.io.IOException;
+import java.util.function.BiPredicate;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import java.util.logging.Level;
@@ -28,8 +29,13 @@ public class UpgradeInterception implements HttpUpgradeHandler {
     public UpgradeInterception() {
     }
 
-    /** {@code request}, whose upgrade hands its handler {@code connection.apply(…)}; {@code failed} hears why not. */
-    static HttpServletRequest wrap(HttpServletRequest request, UnaryOperator<WebConnection> connection, Consumer<String> failed) {
+    /**
+     * {@code request}, whose upgrade hands its handler {@code connection.apply(…)}; {@code failed} hears why
+     * not. {@code direct} installs this class's instance on the container's request without the container
+     * creating it (false: it did not, and the container's standard upgrade creates one).
+     */
+    static HttpServletRequest wrap(HttpServletRequest request, UnaryOperator<WebConnection> connection, Consumer<String> failed,
+            BiPredicate<HttpServletRequest, HttpUpgradeHandler> direct) {
         return new HttpServletRequestWrapper(request) {
             @Override
             public <T extends HttpUpgradeHandler> T upgrade(Class<T> handlerClass) throws IOException, ServletException {
@@ -41,7 +47,10 @@ public class UpgradeInterception implements HttpUpgradeHandler {
                     failed.accept("cannot create " + handlerClass.getName() + ": " + e);
                     return super.upgrade(handlerClass);
                 }
-                UpgradeInterception outer = super.upgrade(UpgradeInterception.class);
+                UpgradeInterception outer = new UpgradeInterception();
+                if (!direct.test(request, outer)) {
+                    outer = super.upgrade(UpgradeInterception.class);
+                }
                 outer.inner = handler;
                 outer.connection = connection;
                 return handler;

@@ -114,6 +114,11 @@ public interface Journal {
     /** Undelivered outbox rows for one sender, in creation order. */
     List<OutboxRow> pendingOutbox(String sender);
 
+    /** False when {@code sender} certainly has no undelivered outbox row, so {@link #pendingOutbox} need not be asked. */
+    default boolean mayHaveOutbox(String sender) {
+        return true;
+    }
+
     /** Marks outbox rows delivered (WebSocket accepted the frame). */
     void markDelivered(List<String> notificationIds);
 

@@ -364,6 +364,12 @@ public class JournalStore {
                 .setParameter("now", now).setParameter("ids", notificationIds).executeUpdate();
     }
 
+    /** Senders with undelivered outbox rows (read once when the journal opens). */
+    @Transactional
+    public List<String> pendingOutboxSenders() {
+        return em.createNamedQuery(OutboxEntity.PENDING_SENDERS, String.class).getResultList();
+    }
+
     /** Count of undelivered outbox rows (in a transaction, for the reason {@link #pendingOutbox} gives). */
     @Transactional
     public long pendingOutboxCount() {

@@ -79,6 +79,8 @@ public class JpaJournal implements Journal {
     @Inject
     JournalStore store;
 
+    private final OutboxAudiences outboxAudiences = new OutboxAudiences();
+
     /** The schema scripts run before the journal's first query (schema.md). */
     @Inject
     SchemaMigration schema;
@@ -151,7 +153,8 @@ public class JpaJournal implements Journal {
             LOG.info(() -> "journal: while appends keep coming, a small commit batch waits at least " + lingerFloorMicros
                     + " us for more (" + LINGER_FLOOR_KEY + ")");
         }
-        committer = new GroupCommitter(policy, store::write, completions,
+        outboxAudiences.seed(store.pendingOutboxSenders());
+        committer = new GroupCommitter(policy, this::write, completions,
                 JpaJournal::now, lastSeq, store.maxOutboxOrder());
         committer.start(ownThreads);
         LOG.info(() -> "journal open: hub_id " + hubId + ", last seq " + lastSeq
@@ -305,13 +308,31 @@ public class JpaJournal implements Journal {
         return reader.corruptSeqs();
     }
 
+    /** The committer's sink: stores the batch, then notes the senders its waiting outbox rows are for. */
+    private void write(SequencedBatch batch) throws SQLException {
+        store.write(batch);
+        outboxAudiences.committed(batch.outbox());
+    }
+
     @Override
     public List<OutboxRow> pendingOutbox(String sender) {
+        long mark = outboxAudiences.mark(sender);
+        if (mark == 0) {
+            return List.of(); // no row waits for this sender: no read
+        }
         List<OutboxRow> rows = new ArrayList<>();
         for (OutboxEntity entity : store.pendingOutbox(sender)) {
             rows.add(entity.toRow());
         }
+        if (rows.isEmpty()) {
+            outboxAudiences.foundNone(sender, mark);
+        }
         return rows;
+    }
+
+    @Override
+    public boolean mayHaveOutbox(String sender) {
+        return outboxAudiences.mark(sender) != 0;
     }
 
     @Override

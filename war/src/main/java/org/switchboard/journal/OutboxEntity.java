@@ -12,6 +12,8 @@ import jakarta.persistence.Table;
 @Table(name = "journal_outbox", indexes = @Index(name = "journal_outbox_sender", columnList = "sender, delivered_at"))
 @NamedQuery(name = OutboxEntity.PENDING_FOR_SENDER, query = "SELECT o FROM OutboxEntity o"
         + " WHERE o.sender = :sender AND o.deliveredAt IS NULL ORDER BY o.createdOrder")
+@NamedQuery(name = OutboxEntity.PENDING_SENDERS,
+        query = "SELECT DISTINCT o.sender FROM OutboxEntity o WHERE o.deliveredAt IS NULL")
 @NamedQuery(name = OutboxEntity.PENDING_COUNT,
         query = "SELECT COUNT(o) FROM OutboxEntity o WHERE o.deliveredAt IS NULL")
 @NamedQuery(name = OutboxEntity.MARK_DELIVERED, query = "UPDATE OutboxEntity o"
@@ -22,6 +24,7 @@ public class OutboxEntity {
 
     static final String PENDING_FOR_SENDER = "Outbox.pendingForSender";
     static final String PENDING_COUNT = "Outbox.pendingCount";
+    static final String PENDING_SENDERS = "Outbox.pendingSenders";
     static final String MARK_DELIVERED = "Outbox.markDelivered";
     static final String MAX_ORDER = "Outbox.maxOrder";
 

@@ -107,6 +107,10 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_atomic_operations_replayed_total", "Keyed operations replayed.", featureCounter(hub, "synapse_atomic_operations_replayed_total"));
         counter(out, "synapse_atomic_operations_conflicts_total", "Idempotency conflicts.", featureCounter(hub, "synapse_atomic_operations_conflicts_total"));
         gauge(out, "synapse_operation_outbox_pending", "Committed keyed operations not yet projected.", 0);
+        counter(out, "synapse_coalesced_encoded_bytes_total", "UTF-8 bytes the coalesced writes (broadcasts) encoded.",
+                runtime.frameFlusher().encodedBytes());
+        counter(out, "synapse_coalesced_reused_bytes_total", "UTF-8 bytes the coalesced writes reused, encoded once for another socket.",
+                runtime.frameFlusher().reusedBytes());
         delivery(out, hub.delivery());
         messageForward(out, forwards.service());
         attachmentErrors(out, counters);

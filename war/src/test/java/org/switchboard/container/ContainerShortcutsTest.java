@@ -98,6 +98,7 @@ class ContainerShortcutsTest {
         assertEquals("no org.apache.catalina.connector.ResponseFacade", byName.get(Shortcut.WRITE_BUFFER).whyNot());
         assertEquals("no org.apache.catalina.connector.RequestFacade", byName.get(Shortcut.POLL_CHANNEL).whyNot());
         assertEquals("no org.glassfish.tyrus.servlet.TyrusHttpUpgradeHandler", byName.get(Shortcut.FRAME_GATE).whyNot());
+        assertEquals("no org.apache.catalina.connector.RequestFacade", byName.get(Shortcut.DIRECT_UPGRADE).whyNot());
         assertEquals("no org.glassfish.internal.api.Globals", byName.get(Shortcut.STOP_NOTICE).whyNot());
         assertNull(auto.onContainerStop(() -> { }), "no stop notice to register with outside Payara");
     }

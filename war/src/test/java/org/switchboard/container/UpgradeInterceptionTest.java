@@ -82,7 +82,7 @@ class UpgradeInterceptionTest {
         Socket transformed = new Socket("gated");
         List<String> failures = new ArrayList<>();
         HttpServletRequest wrapped = UpgradeInterception.wrap(containerRequest(made),
-                c -> c == socket ? transformed : null, failures::add);
+                c -> c == socket ? transformed : null, failures::add, (request, handler) -> false);
 
         ContainerHandler inner = wrapped.upgrade(ContainerHandler.class);
 
@@ -99,7 +99,8 @@ class UpgradeInterceptionTest {
     void aHandlerItCannotCreateIsLeftToTheContainerAndReported() throws Exception {
         List<HttpUpgradeHandler> made = new ArrayList<>();
         List<String> failures = new ArrayList<>();
-        HttpServletRequest wrapped = UpgradeInterception.wrap(containerRequest(made), c -> null, failures::add);
+        HttpServletRequest wrapped = UpgradeInterception.wrap(containerRequest(made), c -> null, failures::add,
+                (request, handler) -> false);
 
         Unbuildable handler = wrapped.upgrade(Unbuildable.class);
 
@@ -107,5 +108,26 @@ class UpgradeInterceptionTest {
         assertNull(handler.connection);
         assertEquals(1, failures.size());
         assertTrue(failures.get(0).contains(Unbuildable.class.getName()), failures.get(0));
+    }
+
+    @Test
+    void aDirectInstallLeavesTheContainerNothingToCreate() throws Exception {
+        List<HttpUpgradeHandler> made = new ArrayList<>();
+        List<HttpUpgradeHandler> installed = new ArrayList<>();
+        HttpServletRequest container = containerRequest(made);
+        Socket socket = new Socket("socket");
+        Socket transformed = new Socket("gated");
+        HttpServletRequest wrapped = UpgradeInterception.wrap(container, c -> c == socket ? transformed : null,
+                why -> { }, (request, handler) -> {
+                    assertSame(container, request, "the container's request, not the wrapper");
+                    return installed.add(handler);
+                });
+
+        ContainerHandler inner = wrapped.upgrade(ContainerHandler.class);
+
+        assertTrue(made.isEmpty(), "the container created no handler");
+        UpgradeInterception outer = assertInstanceOf(UpgradeInterception.class, installed.get(0));
+        outer.init(socket);
+        assertSame(transformed, inner.connection, "the installed interception hands the transformed connection on");
     }
 }

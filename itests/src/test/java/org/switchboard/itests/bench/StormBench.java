@@ -92,7 +92,7 @@ class StormBench {
                         HubProcess.jcmd(pid, "JFR.start", "name=storm", "settings=profile", "filename=" + JFR);
                     }
                 }
-                storm(round, pid, sockets, connectors);
+                storm(round, pid, port, sockets, connectors);
                 if (last && !JFR.isEmpty()) {
                     HubProcess.jcmd(pid, "JFR.stop", "name=storm");
                 }
@@ -107,7 +107,7 @@ class StormBench {
         }
     }
 
-    private static void storm(int round, long pid, LeanSockets sockets, ExecutorService connectors) throws Exception {
+    private static void storm(int round, long pid, int port, LeanSockets sockets, ExecutorService connectors) throws Exception {
         CountDownLatch joined = new CountDownLatch(SOCKETS);
         LeanSockets.Listener listener = new LeanSockets.Listener() {
             @Override
@@ -117,6 +117,7 @@ class StormBench {
         };
         String load = HubProcess.loadAverage();
         long presencesAtStart = sockets.presences.get();
+        double[] utf8AtStart = coalescedUtf8(port);
         long cpuAtStart = HubProcess.cpuNanos(pid);
         long start = System.nanoTime();
         List<Future<?>> work = new ArrayList<>();
@@ -139,13 +140,27 @@ class StormBench {
         quiet(sockets, 500);
         long cpu = HubProcess.cpuNanos(pid) - cpuAtStart;
         long presences = sockets.presences.get() - presencesAtStart;
+        double[] utf8 = coalescedUtf8(port);
         double seconds = (allJoined - start) / 1e9;
         System.out.printf("StormBench round %d: %d sockets connected and registered in %.2f s = %.0f connections/s;"
                         + " %d presence frames delivered (%.0f per registration); hub CPU %.2f us per presence frame"
-                        + " (%.0f us per connection); closed by the hub %d; load %s -> %s%n",
+                        + " (%.0f us per connection); broadcast UTF-8 %.1f MB encoded, %.1f MB reused; closed by the hub %d;"
+                        + " load %s -> %s%n",
                 round, SOCKETS, seconds, SOCKETS / seconds, presences, presences / (double) SOCKETS,
-                cpu / 1000.0 / Math.max(1, presences), cpu / 1000.0 / SOCKETS, sockets.closed.get(), load,
-                HubProcess.loadAverage());
+                cpu / 1000.0 / Math.max(1, presences), cpu / 1000.0 / SOCKETS, (utf8[0] - utf8AtStart[0]) / 1e6,
+                (utf8[1] - utf8AtStart[1]) / 1e6, sockets.closed.get(), load, HubProcess.loadAverage());
+    }
+
+    /** The hub's coalesced writes' UTF-8 bytes so far: encoded, and reused from another socket's encoding. */
+    private static double[] coalescedUtf8(int port) throws Exception {
+        String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        if (!metrics.contains("synapse_coalesced_encoded_bytes_total ")) {
+            return new double[] {Double.NaN, Double.NaN}; // a build before these counters (bench.hub-war)
+        }
+        return new double[] {HubServer.metricValue(metrics, "synapse_coalesced_encoded_bytes_total"),
+                HubServer.metricValue(metrics, "synapse_coalesced_reused_bytes_total")};
     }
 
     /** Holds {@link #IDLE} sockets open (the last round's registered ones plus upgraded, unregistered ones). */

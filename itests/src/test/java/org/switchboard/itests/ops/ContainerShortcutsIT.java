@@ -38,7 +38,7 @@ class ContainerShortcutsIT {
     /** Every shortcut, by its metric name. */
     private static final List<String> SHORTCUTS = List.of("idle-timer-bypass", "raw-frame-writes", "write-buffer-size",
             "quiet-context-loader", "remote-address", "long-poll-channel", "upgrade-frame-gate",
-            "container-stop-notice");
+            "upgrade-handler-direct", "container-stop-notice");
     /** Payara Server only: on Payara Micro the JVM's stop signal is the first notice (PayaraServerDeploymentIT covers it). */
     private static final String SERVER_ONLY = "container-stop-notice";
     private static final Pattern METRIC = Pattern.compile("^switchboard_container_shortcut_active\\{name=\"([a-z-]+)\"} ([01])$",

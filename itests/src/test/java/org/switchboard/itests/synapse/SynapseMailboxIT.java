@@ -158,6 +158,63 @@ class SynapseMailboxIT {
         }
     }
 
+    /**
+     * A deferred receipt whose sender is away waits in the receipt outbox and reaches the sender's next
+     * registration: once without a restart (the hub learns of the row as it commits) and once after
+     * SIGKILL (it learns of it from storage at start). The hub reads the outbox only for senders it knows
+     * have rows waiting there (issue 20), so this fails if either way of knowing is missing.
+     */
+    @Test
+    @Order(5)
+    void aDeferredReceiptWaitsInTheOutboxForItsAwaySenderAlsoAcrossAKill() throws Exception {
+        for (boolean kill : new boolean[] {false, true}) {
+            String sender = "ob" + kill + "/alice";
+            String recipient = "ob" + kill + "/bob";
+            long seq;
+            try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), sender)) {
+                alice.send(SynapseClient.frame("chat", recipient, "while you were out").add("receipt_requested", true)
+                        .add("client_msg_id", "ob-" + kill));
+                seq = alice.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT)
+                        .getJsonNumber("message_seq").longValue();
+            }
+            long waitingBefore = outboxPending();
+            try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), recipient, mailbox(0))) {
+                bob.expect(f -> f.getBoolean("replayed", false) && f.getJsonNumber("seq").longValue() == seq, WAIT);
+                bob.send(SynapseClient.frame("ack", "all", "").add("seq", seq));
+                long deadline = System.nanoTime() + WAIT.toNanos();
+                while (outboxPending() <= waitingBefore) {
+                    assertTrue(System.nanoTime() < deadline, "the deferred receipt was stored for the away sender");
+                    Thread.sleep(50);
+                }
+            }
+            if (kill) {
+                hub.kill9();
+                hub.restart();
+            }
+            // the outbox is flushed before the joined presence, which register() waits for: register by hand
+            try (SynapseClient alice = SynapseClient.connect(hub.webSocketUri(), sender)) {
+                alice.expectType("welcome");
+                alice.send(SynapseClient.frame("heartbeat", "System", "online"));
+                JsonObject deferred = alice.expect(f -> "delivery_receipt".equals(f.getString("type", ""))
+                        && f.getBoolean("deferred", false), WAIT);
+                assertEquals(seq, deferred.getJsonNumber("message_seq").longValue());
+                assertEquals("ob-" + kill, deferred.getString("client_msg_id"));
+            }
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (outboxPending() != waitingBefore) {
+                assertTrue(System.nanoTime() < deadline, "taken by the sender, the row no longer waits");
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    /** {@code operation_outbox_pending} from {@code /health}: receipt-outbox rows waiting for their sender. */
+    private static long outboxPending() throws Exception {
+        String health = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(hub.http("/health"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        return Json.createReader(new java.io.StringReader(health)).readObject().getJsonNumber("operation_outbox_pending").longValue();
+    }
+
     /** {@code synapse_mailbox_indexed_chats} from {@code /metrics}. */
     private static long indexedChats() throws Exception {
         String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(hub.http("/metrics"))

@@ -558,7 +558,7 @@ class TlsIT {
         }
         // the raw writes hand framed bytes to Tyrus's writer, which writes through Grizzly's SSL filter:
         // engaged, and the wss chat of case 2 arrived through them
-        for (String name : List.of("raw-frame-writes", "upgrade-frame-gate", "idle-timer-bypass", "write-buffer-size",
+        for (String name : List.of("raw-frame-writes", "upgrade-frame-gate", "upgrade-handler-direct", "idle-timer-bypass", "write-buffer-size",
                 "long-poll-channel")) {
             assertEquals("1", active.get(name), name + " under TLS: " + active);
         }

@@ -173,8 +173,8 @@ public final class ReceiptService {
 
     /** Retries a sender's undelivered outbox rows in order (on bind, §5 step 13). */
     public CompletableFuture<Void> flushOutbox(String sender) {
-        if (!ctx.hasJournal()) {
-            return CompletableFuture.completedFuture(null);
+        if (!ctx.hasJournal() || !ctx.journal().mayHaveOutbox(sender)) {
+            return CompletableFuture.completedFuture(null); // nothing waits: no read, no hop to the blocking pool
         }
         return CompletableFuture.supplyAsync(() -> ctx.journal().pendingOutbox(sender), ctx.blocking())
                 .thenAccept(rows -> deliver(sender, rows));

@@ -18,6 +18,11 @@ public final class FrameFlusher {
     private final ConcurrentLinkedQueue<WebSocketPeer> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Runnable pass = this::pass;
+    /** A broadcast's UTF-8, encoded once for every socket of this and later passes (only the pass's thread uses it). */
+    private final TextFrames.Payloads payloads = new TextFrames.Payloads();
+    /** The cache's byte counts as of the last pass, for {@code /metrics} (read off the pass's thread). */
+    private volatile long encodedBytes;
+    private volatile long reusedBytes;
 
     /** Flushes on {@code executor} (the hub's own timer thread in the server). */
     public FrameFlusher(Executor executor) {
@@ -44,11 +49,24 @@ public final class FrameFlusher {
     /** Writes every listed socket; one listed during the pass is written by it or by the next one. */
     private void pass() {
         scheduled.set(false);
-        // a broadcast's one text reaches many sockets of a pass: encoded once for them, copied into each write
-        TextFrames.Payloads payloads = new TextFrames.Payloads();
-        WebSocketPeer peer;
-        while ((peer = waiting.poll()) != null) {
-            peer.flush(payloads);
+        // one pass at a time owns the cache (the server's executor has one thread; a stopping hub writes inline)
+        synchronized (payloads) {
+            WebSocketPeer peer;
+            while ((peer = waiting.poll()) != null) {
+                peer.flush(payloads);
+            }
+            encodedBytes = payloads.encodedBytes();
+            reusedBytes = payloads.reusedBytes();
         }
+    }
+
+    /** UTF-8 bytes the passes encoded so far. */
+    public long encodedBytes() {
+        return encodedBytes;
+    }
+
+    /** UTF-8 bytes the passes took from their cache (a broadcast's text already encoded for another socket). */
+    public long reusedBytes() {
+        return reusedBytes;
     }
 }

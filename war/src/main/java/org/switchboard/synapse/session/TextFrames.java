@@ -1,6 +1,8 @@
 package org.switchboard.synapse.session;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -42,27 +44,73 @@ public final class TextFrames {
     }
 
     /**
-     * The UTF-8 of the last few strings encoded, found by identity: one broadcast's text is the same
-     * string object for every socket. Not thread-safe; one per flusher pass, dropped with it.
+     * The UTF-8 of recently encoded strings, found by identity: one broadcast's text is the same string
+     * object for every socket. Kept across the flusher's passes up to {@code maxBytes} of encodings (the
+     * earliest go first), since in a connection storm a socket's queue holds the presence updates of many
+     * registrations and a small window re-encoded the same roster for nearly every socket (issue 20). A
+     * text larger than a quarter of the bound is encoded for its write and not kept. Not thread-safe: the
+     * flusher's one thread owns it.
      */
     public static final class Payloads {
-        private static final int SLOTS = 8;
-        private final String[] texts = new String[SLOTS];
-        private final byte[][] bytes = new byte[SLOTS][];
-        private int next;
+        /** What the flusher keeps by default: about a storm round's worth of 500-agent rosters. */
+        public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024;
+        private final long maxBytes;
+        private final IdentityHashMap<String, byte[]> encoded = new IdentityHashMap<>();
+        private final ArrayDeque<String> order = new ArrayDeque<>();
+        private long bytes;
+        private long encodings;
+        private long encodedBytes;
+        private long reusedBytes;
 
-        /** The UTF-8 of {@code text}, encoded at most once while it stays among the last {@value #SLOTS}. */
+        /** A cache of {@link #DEFAULT_MAX_BYTES}. */
+        public Payloads() {
+            this(DEFAULT_MAX_BYTES);
+        }
+
+        /** A cache holding at most {@code maxBytes} of encoded text. */
+        public Payloads(long maxBytes) {
+            this.maxBytes = maxBytes;
+        }
+
+        /** The UTF-8 of {@code text}, encoded at most once while it stays cached. */
         byte[] utf8(String text) {
-            for (int i = 0; i < SLOTS; i++) {
-                if (texts[i] == text) {
-                    return bytes[i];
+            byte[] known = encoded.get(text);
+            if (known != null) {
+                reusedBytes += known.length;
+                return known;
+            }
+            byte[] fresh = text.getBytes(StandardCharsets.UTF_8);
+            encodings++;
+            encodedBytes += fresh.length;
+            if (fresh.length <= maxBytes / 4) {
+                encoded.put(text, fresh);
+                order.add(text);
+                bytes += fresh.length;
+                while (bytes > maxBytes) {
+                    bytes -= encoded.remove(order.poll()).length;
                 }
             }
-            byte[] encoded = text.getBytes(StandardCharsets.UTF_8);
-            texts[next] = text;
-            bytes[next] = encoded;
-            next = (next + 1) % SLOTS;
-            return encoded;
+            return fresh;
+        }
+
+        /** Strings encoded so far (for tests). */
+        long encodings() {
+            return encodings;
+        }
+
+        /** Bytes encoded so far. */
+        long encodedBytes() {
+            return encodedBytes;
+        }
+
+        /** Bytes taken from the cache instead of encoded again so far. */
+        long reusedBytes() {
+            return reusedBytes;
+        }
+
+        /** Bytes of encodings kept now (for tests). */
+        long bytesKept() {
+            return bytes;
         }
     }
 

@@ -77,4 +77,30 @@ class TextFramesTest {
         org.junit.jupiter.api.Assertions.assertNotSame(recent.utf8(shared), recent.utf8(equalButNotSame));
         assertArrayEquals(recent.utf8(shared), recent.utf8(equalButNotSame));
     }
+
+    @Test
+    void theCacheKeepsManyBroadcastsAcrossPassesWithinItsByteBound() {
+        TextFrames.Payloads cache = new TextFrames.Payloads(10_000);
+        List<String> rosters = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            rosters.add("{\"type\":\"presence_update\",\"n\":" + i + ",\"pad\":\"" + "x".repeat(400) + "\"}");
+        }
+        // every socket's queue holds all 20 updates: each is encoded once, not once per socket
+        for (int socket = 0; socket < 50; socket++) {
+            TextFrames.encode(rosters, cache);
+        }
+        assertEquals(20, cache.encodings(), "20 distinct texts, 50 sockets");
+        // beyond the bound the earliest go, and what is kept never exceeds it
+        for (int i = 0; i < 100; i++) {
+            cache.utf8("{\"other\":" + i + ",\"pad\":\"" + "y".repeat(400) + "\"}");
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(cache.bytesKept() <= 10_000, "kept " + cache.bytesKept());
+        long before = cache.encodings();
+        cache.utf8(rosters.get(0));
+        assertEquals(before + 1, cache.encodings(), "an evicted text is encoded again");
+        String huge = "z".repeat(3_000); // over a quarter of the bound: encoded, not kept
+        cache.utf8(huge);
+        cache.utf8(huge);
+        assertEquals(before + 3, cache.encodings());
+    }
 }
