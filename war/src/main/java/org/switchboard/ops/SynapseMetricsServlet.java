@@ -111,6 +111,10 @@ public class SynapseMetricsServlet extends HttpServlet {
                 runtime.frameFlusher().encodedBytes());
         counter(out, "synapse_coalesced_reused_bytes_total", "UTF-8 bytes the coalesced writes reused, encoded once for another socket.",
                 runtime.frameFlusher().reusedBytes());
+        counter(out, "synapse_coalesced_writes_total", "Socket writes made by the coalesced writes' passes.",
+                runtime.frameFlusher().writes());
+        counter(out, "synapse_coalesced_frames_total", "Frames those writes carried (several per write when a socket had several waiting).",
+                runtime.frameFlusher().frames());
         delivery(out, hub.delivery());
         messageForward(out, forwards.service());
         attachmentErrors(out, counters);

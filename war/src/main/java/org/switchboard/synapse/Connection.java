@@ -3,6 +3,7 @@ package org.switchboard.synapse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 
@@ -21,6 +22,8 @@ public final class Connection {
     private volatile boolean firstFrameHandled;
     private volatile boolean superseded;
     private volatile boolean closing;
+    /** The registration deadline's timer task while it waits; it holds this connection (and its socket) until it runs. */
+    private volatile Future<?> registrationDeadline;
     private volatile List<String> roles = List.of();
     private volatile String wakeCapability;
     private volatile int protocolVersion = 2;
@@ -108,6 +111,22 @@ public final class Connection {
 
     public void markClosing() {
         closing = true;
+        Future<?> deadline = registrationDeadline;
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
+    }
+
+    /**
+     * The timer task that closes this socket if it has not registered in time. Cancelled once the socket
+     * is closing, so a closed socket is not kept until its deadline (with a long {@code hub.auth-timeout-seconds}
+     * every connection ever opened stayed in the heap, container request and all).
+     */
+    public void registrationDeadline(Future<?> deadline) {
+        registrationDeadline = deadline;
+        if (closing) {
+            deadline.cancel(false);
+        }
     }
 
     public List<String> roles() {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.switchboard.json.JsonText;
@@ -27,6 +28,11 @@ public final class ConnectionRegistry {
     private final Set<Connection> open = ConcurrentHashMap.newKeySet();
     private final AtomicInteger openCount = new AtomicInteger();
     private final ConcurrentHashMap<String, Connection> byName = new ConcurrentHashMap<>();
+    /**
+     * The bound names in order, changed with {@link #byName} under its per-name lock: the roster is read in
+     * order instead of sorted again on every change (a storm sorted the whole roster per registration).
+     */
+    private final ConcurrentSkipListSet<String> sortedNames = new ConcurrentSkipListSet<>();
     private final ConcurrentHashMap<String, AtomicInteger> perHost = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, AgentActivity> activity = new ConcurrentHashMap<>();
     private final boolean staleTracking;
@@ -124,9 +130,7 @@ public final class ConnectionRegistry {
 
     /** Sorted bound names. */
     public List<String> roster() {
-        List<String> names = new ArrayList<>(byName.keySet());
-        names.sort(null);
-        return names;
+        return new ArrayList<>(sortedNames);
     }
 
     /**
@@ -143,7 +147,7 @@ public final class ConnectionRegistry {
         // built after reading the version, so it holds at least every change up to it
         StringBuilder out = new StringBuilder(16 + byName.size() * 24).append('[');
         boolean first = true;
-        for (String name : roster()) {
+        for (String name : sortedNames) {
             if (!first) {
                 out.append(',');
             }
@@ -157,7 +161,16 @@ public final class ConnectionRegistry {
 
     /** Binds when free; returns the current holder when the name is taken by another socket. */
     public Connection bindIfFree(String name, Connection connection) {
-        Connection holder = byName.putIfAbsent(name, connection);
+        Connection[] taken = new Connection[1];
+        byName.compute(name, (key, current) -> {
+            if (current != null) {
+                taken[0] = current;
+                return current;
+            }
+            sortedNames.add(key);
+            return connection;
+        });
+        Connection holder = taken[0];
         if (holder == null) {
             rosterVersion.incrementAndGet();
         }
@@ -180,7 +193,16 @@ public final class ConnectionRegistry {
 
     /** Unbinds {@code name} only if {@code connection} still holds it. */
     public boolean unbind(String name, Connection connection) {
-        boolean removed = byName.remove(name, connection);
+        boolean[] held = new boolean[1];
+        byName.computeIfPresent(name, (key, current) -> {
+            if (current != connection) {
+                return current;
+            }
+            held[0] = true;
+            sortedNames.remove(key);
+            return null;
+        });
+        boolean removed = held[0];
         if (removed) {
             rosterVersion.incrementAndGet();
             AgentActivity agent = activity.get(name);

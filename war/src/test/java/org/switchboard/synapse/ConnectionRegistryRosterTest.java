@@ -48,5 +48,40 @@ class ConnectionRegistryRosterTest {
         Connection successor = socket();
         registry.rebind("proj/bob", bob, successor);
         assertEquals("[\"proj/bob\"]", registry.rosterJson(), "a takeover keeps the names");
+        registry.unbind("proj/bob", bob);
+        assertEquals("[\"proj/bob\"]", registry.rosterJson(), "the superseded socket's unbind leaves its successor's name");
+        registry.unbind("proj/bob", successor);
+        assertEquals("[]", registry.rosterJson());
+        assertEquals(java.util.List.of(), registry.roster());
+    }
+
+    @Test
+    void namesBoundAndUnboundFromManyThreadsLeaveTheRosterEqualToTheBoundNames() throws Exception {
+        ConnectionRegistry registry = new ConnectionRegistry(true);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> work = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                work.add(pool.submit(() -> {
+                    for (int i = 0; i < 2_000; i++) {
+                        String name = "p/n" + (i % 37); // threads race for the same names
+                        Connection c = socket();
+                        if (registry.bindIfFree(name, c) == null && i % 3 != 0) {
+                            registry.unbind(name, c);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (var f : work) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        java.util.List<String> bound = new java.util.ArrayList<>(registry.boundNames());
+        bound.sort(null);
+        assertEquals(bound, registry.roster());
+        assertEquals(JsonFields.array(bound).toString(), registry.rosterJson());
     }
 }

@@ -28,7 +28,8 @@ import org.switchboard.itests.support.HubServer;
  * collection is printed against the same figure taken before the last round; the benchmark's hub gets a
  * registration deadline of {@code bench.auth-timeout} (3600) seconds so the unregistered ones stay
  * (a hub driven through {@code bench.port} needs {@code HUB_AUTH_TIMEOUT_SECONDS} set likewise). {@code bench.jfr=/path.jfr}
- * records a JFR profile of the last round; {@code bench.hub-war=/path/switchboard.war} starts another build.
+ * records a JFR profile of the last round; {@code bench.hub-war=/path/switchboard.war} starts another build;
+ * {@code bench.hub-env=KEY=value,…} adds hub settings.
  */
 class StormBench {
 
@@ -61,6 +62,12 @@ class StormBench {
         String war = System.getProperty("bench.hub-war", "");
         if (!war.isEmpty()) {
             env.put("HUB_WAR", war);
+        }
+        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
         }
         try (HubServer hub = HubServer.start(env)) {
             run(hub.pid(), hub.port());
@@ -117,7 +124,7 @@ class StormBench {
         };
         String load = HubProcess.loadAverage();
         long presencesAtStart = sockets.presences.get();
-        double[] utf8AtStart = coalescedUtf8(port);
+        double[] coalescedAtStart = coalesced(port);
         long cpuAtStart = HubProcess.cpuNanos(pid);
         long start = System.nanoTime();
         List<Future<?>> work = new ArrayList<>();
@@ -140,27 +147,36 @@ class StormBench {
         quiet(sockets, 500);
         long cpu = HubProcess.cpuNanos(pid) - cpuAtStart;
         long presences = sockets.presences.get() - presencesAtStart;
-        double[] utf8 = coalescedUtf8(port);
+        double[] coalesced = coalesced(port);
         double seconds = (allJoined - start) / 1e9;
         System.out.printf("StormBench round %d: %d sockets connected and registered in %.2f s = %.0f connections/s;"
                         + " %d presence frames delivered (%.0f per registration); hub CPU %.2f us per presence frame"
-                        + " (%.0f us per connection); broadcast UTF-8 %.1f MB encoded, %.1f MB reused; closed by the hub %d;"
+                        + " (%.0f us per connection); broadcast UTF-8 %.1f MB encoded, %.1f MB reused; %.2f frames per coalesced"
+                        + " write; closed by the hub %d;"
                         + " load %s -> %s%n",
                 round, SOCKETS, seconds, SOCKETS / seconds, presences, presences / (double) SOCKETS,
-                cpu / 1000.0 / Math.max(1, presences), cpu / 1000.0 / SOCKETS, (utf8[0] - utf8AtStart[0]) / 1e6,
-                (utf8[1] - utf8AtStart[1]) / 1e6, sockets.closed.get(), load, HubProcess.loadAverage());
+                cpu / 1000.0 / Math.max(1, presences), cpu / 1000.0 / SOCKETS, (coalesced[0] - coalescedAtStart[0]) / 1e6,
+                (coalesced[1] - coalescedAtStart[1]) / 1e6, (coalesced[3] - coalescedAtStart[3]) / (coalesced[2] - coalescedAtStart[2]), sockets.closed.get(),
+                load, HubProcess.loadAverage());
     }
 
-    /** The hub's coalesced writes' UTF-8 bytes so far: encoded, and reused from another socket's encoding. */
-    private static double[] coalescedUtf8(int port) throws Exception {
+    /** A metric's value, NaN when the hub's build has no such metric (an earlier one through bench.hub-war). */
+    private static double optional(String metrics, String name) {
+        return metrics.contains("\n" + name + " ") ? HubServer.metricValue(metrics, name) : Double.NaN;
+    }
+
+    /**
+     * The hub's coalesced writes so far: UTF-8 bytes encoded, bytes reused from another socket's encoding,
+     * writes, frames written.
+     */
+    private static double[] coalesced(int port) throws Exception {
         String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                 java.net.URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        if (!metrics.contains("synapse_coalesced_encoded_bytes_total ")) {
-            return new double[] {Double.NaN, Double.NaN}; // a build before these counters (bench.hub-war)
-        }
-        return new double[] {HubServer.metricValue(metrics, "synapse_coalesced_encoded_bytes_total"),
-                HubServer.metricValue(metrics, "synapse_coalesced_reused_bytes_total")};
+        return new double[] {optional(metrics, "synapse_coalesced_encoded_bytes_total"),
+                optional(metrics, "synapse_coalesced_reused_bytes_total"),
+                optional(metrics, "synapse_coalesced_writes_total"),
+                optional(metrics, "synapse_coalesced_frames_total")};
     }
 
     /** Holds {@link #IDLE} sockets open (the last round's registered ones plus upgraded, unregistered ones). */

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -211,7 +212,10 @@ public class SynapseRuntime implements SynapseContextSource {
         if (journal == null) {
             LOG.warning("SYNAPSE: no Journal deployed; running without durability (no seq, no mailbox)");
         }
-        timers = Executors.newSingleThreadScheduledExecutor(ownThreads());
+        // a cancelled registration deadline leaves the queue at once instead of holding its socket until due
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, ownThreads());
+        timer.setRemoveOnCancelPolicy(true);
+        timers = timer;
         blocking = Executors.newFixedThreadPool(4, ownThreads());
         // fan-out runs on the journal's completion thread, inside the group commit's CompletionBatch,
         // so the frames one commit sends to a socket leave in one write (and no hand-off per chat)
@@ -375,8 +379,8 @@ public class SynapseRuntime implements SynapseContextSource {
     /** Schedules the registration deadline of a new socket. */
     public void scheduleRegistrationDeadline(Connection connection) {
         SynapseHub current = hub();
-        timers.schedule(() -> current.registration().registrationDeadline(connection),
-                current.context().settings().authTimeoutSeconds(), TimeUnit.SECONDS);
+        connection.registrationDeadline(timers.schedule(() -> current.registration().registrationDeadline(connection),
+                current.context().settings().authTimeoutSeconds(), TimeUnit.SECONDS));
     }
 
     /** The delivery expiry sweep every 5 s (synapse-advanced §2.15). */

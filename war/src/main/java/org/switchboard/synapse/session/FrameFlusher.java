@@ -23,6 +23,8 @@ public final class FrameFlusher {
     /** The cache's byte counts as of the last pass, for {@code /metrics} (read off the pass's thread). */
     private volatile long encodedBytes;
     private volatile long reusedBytes;
+    private volatile long writes;
+    private volatile long frames;
 
     /** Flushes on {@code executor} (the hub's own timer thread in the server). */
     public FrameFlusher(Executor executor) {
@@ -57,12 +59,24 @@ public final class FrameFlusher {
             }
             encodedBytes = payloads.encodedBytes();
             reusedBytes = payloads.reusedBytes();
+            writes = payloads.writes();
+            frames = payloads.frames();
         }
     }
 
     /** UTF-8 bytes the passes encoded so far. */
     public long encodedBytes() {
         return encodedBytes;
+    }
+
+    /** Socket writes the passes made. */
+    public long writes() {
+        return writes;
+    }
+
+    /** Frames those writes carried (several per write when a socket had several waiting). */
+    public long frames() {
+        return frames;
     }
 
     /** UTF-8 bytes the passes took from their cache (a broadcast's text already encoded for another socket). */

@@ -26,6 +26,10 @@ public final class TextFrames {
      * was encoded there before (null: encode each). The result is always a fresh array: a write owns it.
      */
     public static byte[] encode(List<String> messages, Payloads recent) {
+        if (recent != null) {
+            recent.writes++;
+            recent.frames += messages.size();
+        }
         byte[][] payloads = new byte[messages.size()][];
         int total = 0;
         for (int i = 0; i < payloads.length; i++) {
@@ -61,6 +65,8 @@ public final class TextFrames {
         private long encodings;
         private long encodedBytes;
         private long reusedBytes;
+        private long writes;
+        private long frames;
 
         /** A cache of {@link #DEFAULT_MAX_BYTES}. */
         public Payloads() {
@@ -106,6 +112,16 @@ public final class TextFrames {
         /** Bytes taken from the cache instead of encoded again so far. */
         long reusedBytes() {
             return reusedBytes;
+        }
+
+        /** Writes encoded with this cache so far. */
+        long writes() {
+            return writes;
+        }
+
+        /** Frames in those writes. */
+        long frames() {
+            return frames;
         }
 
         /** Bytes of encodings kept now (for tests). */
