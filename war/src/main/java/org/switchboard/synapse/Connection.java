@@ -185,8 +185,8 @@ public final class Connection {
     }
 
     /** Sends one encoded frame that may wait to leave with this socket's next frames ({@link Peer#sendCoalesced}). */
-    public CompletableFuture<Boolean> sendCoalesced(String text) {
-        return peer.sendCoalesced(text);
+    public CompletableFuture<Boolean> sendCoalesced(SharedText frame) {
+        return peer.sendCoalesced(frame);
     }
 
     /** Closes the socket; processing of further frames stops. */

@@ -17,10 +17,11 @@ public interface Peer {
     /**
      * As {@link #send}, but the write may wait briefly so that frames queued for this socket meanwhile
      * leave in the same write (broadcasts: many sockets, each written once per batch instead of once per
-     * frame). Order with {@link #send} is kept. By default the same as {@link #send}.
+     * frame). Order with {@link #send} is kept. The same {@code frame} goes to every socket of a broadcast,
+     * so its UTF-8 is encoded once for all of them. By default the same as {@link #send}.
      */
-    default CompletableFuture<Boolean> sendCoalesced(String text) {
-        return send(text);
+    default CompletableFuture<Boolean> sendCoalesced(SharedText frame) {
+        return send(frame.text());
     }
 
     /** Closes the socket with a WebSocket close code and reason. */

@@ -19,11 +19,13 @@ public record SynapseContext(SynapseSettings settings, HubFrames frames, Connect
 
     /**
      * Sends an encoded frame to every bound socket (unregistered sockets get no broadcasts), each copy
-     * written with whatever else that socket has queued by then ({@link Peer#sendCoalesced}).
+     * written with whatever else that socket has queued by then ({@link Peer#sendCoalesced}); the text's
+     * UTF-8 is encoded once for all of them.
      */
     public void broadcast(String text) {
+        SharedText frame = new SharedText(text);
         for (var connection : registry.boundConnections()) {
-            connection.sendCoalesced(text);
+            connection.sendCoalesced(frame);
         }
     }
 }

@@ -73,6 +73,8 @@ final class LeanSockets implements AutoCloseable {
         private int opcode;
         private byte[] control;
         private volatile boolean joined;
+        /** Set before {@link #closeAll} closes it, so the reader does not count the end as the hub's. */
+        private volatile boolean closedHere;
 
         Client(String name, SocketChannel channel, Listener listener) {
             this.name = name;
@@ -143,6 +145,7 @@ final class LeanSockets implements AutoCloseable {
             all = List.copyOf(clients);
         }
         for (Client c : all) {
+            c.closedHere = true;
             try {
                 c.channel.close();
             } catch (IOException e) {
@@ -185,11 +188,11 @@ final class LeanSockets implements AutoCloseable {
                         if (!read(client)) {
                             key.cancel();
                             client.channel.close();
-                            closed.incrementAndGet();
+                            countClose(client);
                         }
                     } catch (IOException e) {
                         key.cancel();
-                        closed.incrementAndGet();
+                        countClose(client);
                     }
                 }
                 selector.selectedKeys().clear();
@@ -198,6 +201,13 @@ final class LeanSockets implements AutoCloseable {
                     System.err.println("LeanSockets reader: " + e);
                 }
             }
+        }
+    }
+
+    /** Counts a socket that ended, unless {@link #closeAll} closed it (the reader then races the close). */
+    private void countClose(Client client) {
+        if (!client.closedHere) {
+            closed.incrementAndGet();
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.switchboard.journal.JournalEvent;
 import org.switchboard.journal.PayloadCodec;
 import org.switchboard.synapse.InboundFrame;
+import org.switchboard.synapse.SharedText;
 import org.switchboard.synapse.SynapseContext;
 import org.switchboard.synapse.mailbox.MailboxService;
 import org.switchboard.synapse.Connection;
@@ -491,33 +492,35 @@ public final class ChatService {
         Map<Connection, CompletableFuture<Boolean>> writes = new IdentityHashMap<>();
         // the recipients resolved here are exactly the viewers PrivateDirectedVisibility admits, found by name
         if (!PrivateDirectedVisibility.restricted(ctx.settings().privateDirectedMessages(), out.target())) {
+            // every socket gets this one: its copy may wait to leave with the socket's next frames, one UTF-8 for all
+            SharedText frame = new SharedText(text);
             for (Connection socket : ctx.registry().boundConnections()) {
                 if (toOwn || socket != out.connection()) {
-                    // every socket gets this one: its copy may wait to leave with the socket's next frames
-                    writes.put(socket, writeLive(socket, text, seq, true));
+                    writes.put(socket, writeLive(socket, text, frame, seq));
                 }
             }
             return writes;
         }
         for (String recipient : recipients.matched()) {
-            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, seq, false)));
+            ctx.registry().socketsOf(recipient, socket -> writes.computeIfAbsent(socket, s -> writeLive(s, text, null, seq)));
         }
         Connection own = out.connection();
         if (toOwn && own.isBound() && !own.superseded()) {
-            writes.computeIfAbsent(own, s -> writeLive(s, text, seq, false));
+            writes.computeIfAbsent(own, s -> writeLive(s, text, null, seq));
         }
         return writes;
     }
 
     /**
      * Writes the live copy, unless the socket's pending mailbox replay already wrote this chat (counted as
-     * delivered); {@code coalesced}: the copy may wait to leave with the socket's next frames.
+     * delivered); with {@code shared} (the same text, sent to every socket) the copy may wait to leave with
+     * the socket's next frames.
      */
-    private CompletableFuture<Boolean> writeLive(Connection socket, String text, Long seq, boolean coalesced) {
+    private CompletableFuture<Boolean> writeLive(Connection socket, String text, SharedText shared, Long seq) {
         if (seq != null && !mailbox.claimLive(socket, seq)) {
             return CompletableFuture.completedFuture(true);
         }
-        return coalesced ? socket.sendCoalesced(text) : socket.send(text);
+        return shared != null ? socket.sendCoalesced(shared) : socket.send(text);
     }
 
     static ReceiptService.Verdict verdict(Recipients recipients, List<String> delivered, Map<String, String> wake) {

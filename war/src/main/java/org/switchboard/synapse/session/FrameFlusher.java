@@ -18,9 +18,9 @@ public final class FrameFlusher {
     private final ConcurrentLinkedQueue<WebSocketPeer> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Runnable pass = this::pass;
-    /** A broadcast's UTF-8, encoded once for every socket of this and later passes (only the pass's thread uses it). */
+    /** The passes' UTF-8 counts (only the pass's thread uses it). */
     private final TextFrames.Payloads payloads = new TextFrames.Payloads();
-    /** The cache's byte counts as of the last pass, for {@code /metrics} (read off the pass's thread). */
+    /** The byte counts as of the last pass, for {@code /metrics} (read off the pass's thread). */
     private volatile long encodedBytes;
     private volatile long reusedBytes;
     private volatile long writes;
@@ -51,7 +51,7 @@ public final class FrameFlusher {
     /** Writes every listed socket; one listed during the pass is written by it or by the next one. */
     private void pass() {
         scheduled.set(false);
-        // one pass at a time owns the cache (the server's executor has one thread; a stopping hub writes inline)
+        // one pass at a time owns the counts (the server's executor has one thread; a stopping hub writes inline)
         synchronized (payloads) {
             WebSocketPeer peer;
             while ((peer = waiting.poll()) != null) {
@@ -79,7 +79,7 @@ public final class FrameFlusher {
         return frames;
     }
 
-    /** UTF-8 bytes the passes took from their cache (a broadcast's text already encoded for another socket). */
+    /** UTF-8 bytes the passes reused (a broadcast's text already encoded for another socket). */
     public long reusedBytes() {
         return reusedBytes;
     }

@@ -1,9 +1,8 @@
 package org.switchboard.synapse.session;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.IdentityHashMap;
 import java.util.List;
+import org.switchboard.synapse.SharedText;
 
 /**
  * Server-to-client WebSocket text frames (RFC 6455 §5.2) as bytes: one unfragmented, unmasked frame
@@ -18,85 +17,70 @@ public final class TextFrames {
 
     /** The frames of {@code messages}, in order, as one byte array. */
     public static byte[] encode(List<String> messages) {
-        return encode(messages, null);
+        byte[][] payloads = new byte[messages.size()][];
+        for (int i = 0; i < payloads.length; i++) {
+            payloads[i] = messages.get(i).getBytes(StandardCharsets.UTF_8);
+        }
+        return frames(payloads, payloads.length);
     }
 
     /**
-     * As {@link #encode(List)}, taking the UTF-8 of a message from {@code recent} when the same string
-     * was encoded there before (null: encode each). The result is always a fresh array: a write owns it.
+     * The frames of the first {@code count} UTF-8 {@code payloads}, in order, as one fresh byte array (a
+     * write owns it; the payloads may be shared with other sockets' writes).
      */
-    public static byte[] encode(List<String> messages, Payloads recent) {
-        if (recent != null) {
-            recent.writes++;
-            recent.frames += messages.size();
-        }
-        byte[][] payloads = new byte[messages.size()][];
+    static byte[] frames(byte[][] payloads, int count) {
         int total = 0;
-        for (int i = 0; i < payloads.length; i++) {
-            String message = messages.get(i);
-            payloads[i] = recent == null ? message.getBytes(StandardCharsets.UTF_8) : recent.utf8(message);
+        for (int i = 0; i < count; i++) {
             total += headerLength(payloads[i].length) + payloads[i].length;
         }
         byte[] out = new byte[total];
         int at = 0;
-        for (byte[] payload : payloads) {
-            at = writeHeader(out, at, payload.length);
-            System.arraycopy(payload, 0, out, at, payload.length);
-            at += payload.length;
+        for (int i = 0; i < count; i++) {
+            at = writeHeader(out, at, payloads[i].length);
+            System.arraycopy(payloads[i], 0, out, at, payloads[i].length);
+            at += payloads[i].length;
         }
         return out;
     }
 
     /**
-     * The UTF-8 of recently encoded strings, found by identity: one broadcast's text is the same string
-     * object for every socket. Kept across the flusher's passes up to {@code maxBytes} of encodings (the
-     * earliest go first), since in a connection storm a socket's queue holds the presence updates of many
-     * registrations and a small window re-encoded the same roster for nearly every socket (issue 20). A
-     * text larger than a quarter of the bound is encoded for its write and not kept. Not thread-safe: the
-     * flusher's one thread owns it.
+     * The UTF-8 of the frames the flusher writes, with counts for {@code /metrics}: a frame of its own
+     * socket is encoded for its write; a {@link SharedText} (one broadcast's text for every socket) is
+     * encoded by the first write that needs it and reused by the others. Not thread-safe: the flusher's
+     * one thread owns it.
      */
     public static final class Payloads {
-        /** What the flusher keeps by default: about a storm round's worth of 500-agent rosters. */
-        public static final long DEFAULT_MAX_BYTES = 2L * 1024 * 1024;
-        private final long maxBytes;
-        private final IdentityHashMap<String, byte[]> encoded = new IdentityHashMap<>();
-        private final ArrayDeque<String> order = new ArrayDeque<>();
-        private long bytes;
         private long encodings;
         private long encodedBytes;
         private long reusedBytes;
         private long writes;
         private long frames;
 
-        /** A cache of {@link #DEFAULT_MAX_BYTES}. */
-        public Payloads() {
-            this(DEFAULT_MAX_BYTES);
-        }
-
-        /** A cache holding at most {@code maxBytes} of encoded text. */
-        public Payloads(long maxBytes) {
-            this.maxBytes = maxBytes;
-        }
-
-        /** The UTF-8 of {@code text}, encoded at most once while it stays cached. */
+        /** The UTF-8 of one socket's own frame. */
         byte[] utf8(String text) {
-            byte[] known = encoded.get(text);
-            if (known != null) {
-                reusedBytes += known.length;
-                return known;
-            }
             byte[] fresh = text.getBytes(StandardCharsets.UTF_8);
             encodings++;
             encodedBytes += fresh.length;
-            if (fresh.length <= maxBytes / 4) {
-                encoded.put(text, fresh);
-                order.add(text);
-                bytes += fresh.length;
-                while (bytes > maxBytes) {
-                    bytes -= encoded.remove(order.poll()).length;
-                }
-            }
             return fresh;
+        }
+
+        /** The UTF-8 of a shared frame, encoded at most once for every socket that gets it. */
+        byte[] utf8(SharedText shared) {
+            boolean known = shared.encoded();
+            byte[] bytes = shared.utf8();
+            if (known) {
+                reusedBytes += bytes.length;
+            } else {
+                encodings++;
+                encodedBytes += bytes.length;
+            }
+            return bytes;
+        }
+
+        /** Counts one write of {@code frameCount} frames. */
+        void wrote(int frameCount) {
+            writes++;
+            frames += frameCount;
         }
 
         /** Strings encoded so far (for tests). */
@@ -109,12 +93,12 @@ public final class TextFrames {
             return encodedBytes;
         }
 
-        /** Bytes taken from the cache instead of encoded again so far. */
+        /** Bytes of shared frames taken as another socket's write encoded them, so far. */
         long reusedBytes() {
             return reusedBytes;
         }
 
-        /** Writes encoded with this cache so far. */
+        /** Writes counted so far. */
         long writes() {
             return writes;
         }
@@ -122,11 +106,6 @@ public final class TextFrames {
         /** Frames in those writes. */
         long frames() {
             return frames;
-        }
-
-        /** Bytes of encodings kept now (for tests). */
-        long bytesKept() {
-            return bytes;
         }
     }
 

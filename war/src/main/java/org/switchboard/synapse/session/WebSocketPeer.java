@@ -4,7 +4,9 @@ import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -25,6 +27,7 @@ import org.switchboard.journal.CompletionBatch;
 import org.switchboard.synapse.SynapseSettings;
 import org.switchboard.synapse.wire.CloseCodes;
 import org.switchboard.synapse.Peer;
+import org.switchboard.synapse.SharedText;
 
 /**
  * A {@link Peer} over a JSR-356 session: an ordered, asynchronous outbound queue with one write in
@@ -40,9 +43,17 @@ public final class WebSocketPeer implements Peer {
     /** Outbound drain deadline. */
     public static final long DRAIN_DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-    private record Outbound(String text, CompletableFuture<Boolean> written) {
+    /** A queued frame: its text, the broadcast it belongs to (null: this socket's own), who waits for its write. */
+    private record Outbound(String text, SharedText shared, CompletableFuture<Boolean> written) {
         long size() {
             return text.length();
+        }
+
+        byte[] utf8(TextFrames.Payloads counts) {
+            if (shared != null) {
+                return counts == null ? shared.utf8() : counts.utf8(shared);
+            }
+            return counts == null ? text.getBytes(StandardCharsets.UTF_8) : counts.utf8(text);
         }
     }
 
@@ -130,7 +141,7 @@ public final class WebSocketPeer implements Peer {
     public CompletableFuture<Boolean> send(String text) {
         CompletableFuture<Boolean> written = new CompletableFuture<>();
         // inside a group commit's completions, written once they all ran: many chats, one write
-        if (enqueue(text, written) && !CompletionBatch.defer(this, drainTask)) {
+        if (enqueue(text, null, written) && !CompletionBatch.defer(this, drainTask)) {
             drain();
         }
         return written;
@@ -141,12 +152,12 @@ public final class WebSocketPeer implements Peer {
      * socket has queued by then; without a flusher, the same as {@link #send}.
      */
     @Override
-    public CompletableFuture<Boolean> sendCoalesced(String text) {
+    public CompletableFuture<Boolean> sendCoalesced(SharedText frame) {
         if (flusher == null) {
-            return send(text);
+            return send(frame.text());
         }
         CompletableFuture<Boolean> written = new CompletableFuture<>();
-        if (enqueue(text, written) && flushListed.compareAndSet(false, true)) {
+        if (enqueue(frame.text(), frame, written) && flushListed.compareAndSet(false, true)) {
             flusher.schedule(this);
         }
         return written;
@@ -154,7 +165,7 @@ public final class WebSocketPeer implements Peer {
 
     /**
      * The flusher's turn: what is queued now leaves (a frame queued after this starts lists the peer again);
-     * {@code payloads} holds the UTF-8 of frames other sockets of the same pass already encoded.
+     * {@code payloads} counts the UTF-8 the writes encode and reuse.
      */
     void flush(TextFrames.Payloads payloads) {
         flushListed.set(false);
@@ -162,12 +173,12 @@ public final class WebSocketPeer implements Peer {
     }
 
     /** Queues one frame; false (and {@code written} completed false) when the socket takes no more. */
-    private boolean enqueue(String text, CompletableFuture<Boolean> written) {
+    private boolean enqueue(String text, SharedText shared, CompletableFuture<Boolean> written) {
         if (closed || overflowed || !session.isOpen()) {
             written.complete(false);
             return false;
         }
-        Outbound outbound = new Outbound(text, written);
+        Outbound outbound = new Outbound(text, shared, written);
         if (!bound.admit(outbound.size())) {
             overflow();
             written.complete(false);
@@ -218,22 +229,28 @@ public final class WebSocketPeer implements Peer {
     private void drainRaw(TextFrames.Payloads payloads) {
         while (!queue.isEmpty() && writing.compareAndSet(false, true)) {
             List<Outbound> batch = new ArrayList<>();
-            List<String> texts = new ArrayList<>();
+            byte[][] utf8 = new byte[8][];
             long chars = 0; // a bound on the write's size, not its exact byte count
             Outbound next;
             while (chars < MAX_RAW_WRITE_BYTES && (next = queue.poll()) != null) {
+                if (batch.size() == utf8.length) {
+                    utf8 = Arrays.copyOf(utf8, utf8.length * 2);
+                }
+                utf8[batch.size()] = next.utf8(payloads);
                 batch.add(next);
-                texts.add(next.text());
                 chars += next.text().length();
             }
             if (batch.isEmpty()) {
                 writing.set(false);
                 continue;
             }
+            if (payloads != null) {
+                payloads.wrote(batch.size());
+            }
             writeStartedNanos = System.nanoTime();
             Future<?> sent;
             try {
-                sent = raw.send(ByteBuffer.wrap(TextFrames.encode(texts, payloads)));
+                sent = raw.send(ByteBuffer.wrap(TextFrames.frames(utf8, batch.size())));
             } catch (RuntimeException e) {
                 complete(batch, false);
                 writing.set(false);

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.switchboard.container.ContainerShortcuts;
 import org.switchboard.container.RawFrameWriter;
+import org.switchboard.synapse.SharedText;
 
 /**
  * Coalesced sends (broadcasts): a socket's frames wait for the flusher's pass and leave in one raw
@@ -60,6 +61,10 @@ class FrameFlusherTest {
         return new WebSocketPeer(session, "127.0.0.1", rechecks, shortcuts, with);
     }
 
+    private static SharedText shared(String text) {
+        return new SharedText(text);
+    }
+
     private void runPasses() {
         while (!passes.isEmpty()) {
             passes.remove(0).run();
@@ -69,9 +74,9 @@ class FrameFlusherTest {
     @Test
     void coalescedFramesWaitForThePassAndLeaveInOneWrite() {
         WebSocketPeer peer = peer();
-        CompletableFuture<Boolean> a = peer.sendCoalesced("{\"n\":1}");
-        CompletableFuture<Boolean> b = peer.sendCoalesced("{\"n\":2}");
-        CompletableFuture<Boolean> c = peer.sendCoalesced("{\"n\":3}");
+        CompletableFuture<Boolean> a = peer.sendCoalesced(shared("{\"n\":1}"));
+        CompletableFuture<Boolean> b = peer.sendCoalesced(shared("{\"n\":2}"));
+        CompletableFuture<Boolean> c = peer.sendCoalesced(shared("{\"n\":3}"));
         assertEquals(0, writes.size(), "nothing written before the flusher's pass");
         assertFalse(a.isDone());
         assertEquals(1, passes.size(), "one pass for the three frames");
@@ -88,14 +93,14 @@ class FrameFlusherTest {
         WebSocketPeer one = peer();
         WebSocketPeer two = peer();
         for (int i = 0; i < 5; i++) {
-            one.sendCoalesced("{\"one\":" + i + "}");
-            two.sendCoalesced("{\"two\":" + i + "}");
+            one.sendCoalesced(shared("{\"one\":" + i + "}"));
+            two.sendCoalesced(shared("{\"two\":" + i + "}"));
         }
         assertEquals(2, flusher.listed());
         runPasses();
         assertEquals(2, writes.size(), "one write per socket for five frames each");
 
-        one.sendCoalesced("{\"again\":true}");
+        one.sendCoalesced(shared("{\"again\":true}"));
         assertEquals(1, passes.size(), "a frame after the pass starts another");
         runPasses();
         assertEquals(3, writes.size());
@@ -105,7 +110,7 @@ class FrameFlusherTest {
     @Test
     void aDirectSendTakesTheWaitingFramesAlongInOrder() {
         WebSocketPeer peer = peer();
-        peer.sendCoalesced("{\"first\":1}");
+        peer.sendCoalesced(shared("{\"first\":1}"));
         CompletableFuture<Boolean> direct = peer.send("{\"second\":2}");
         assertTrue(direct.join());
         assertEquals(1, writes.size());
@@ -117,8 +122,33 @@ class FrameFlusherTest {
     @Test
     void withoutAFlusherACoalescedSendIsWrittenAtOnce() {
         WebSocketPeer peer = peer(null);
-        assertTrue(peer.sendCoalesced("{\"now\":1}").join());
+        assertTrue(peer.sendCoalesced(shared("{\"now\":1}")).join());
         assertEquals(1, writes.size());
         assertEquals(0, passes.size());
+    }
+
+    @Test
+    void aBroadcastIsEncodedOnceHoweverManySocketsAndPassesHoldIt() {
+        List<WebSocketPeer> sockets = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            sockets.add(peer());
+        }
+        // a storm: every socket's queue holds every registration's roster, written over several passes
+        List<SharedText> rosters = new ArrayList<>();
+        for (int update = 0; update < 40; update++) {
+            SharedText roster = shared("{\"type\":\"presence_update\",\"n\":" + update + ",\"pad\":\"" + "\u00e9".repeat(300) + "\"}");
+            rosters.add(roster);
+            sockets.forEach(socket -> socket.sendCoalesced(roster));
+            if (update % 10 == 9) {
+                runPasses();
+            }
+        }
+        assertEquals(4 * 50, writes.size(), "one write per socket per pass");
+        long oneOfEach = rosters.stream().mapToLong(r -> r.text().getBytes(java.nio.charset.StandardCharsets.UTF_8).length).sum();
+        assertEquals(oneOfEach, flusher.encodedBytes(), "each update encoded once, not once per socket");
+        assertEquals(49 * oneOfEach, flusher.reusedBytes(), "every other socket's copy reused the same bytes");
+        assertEquals(4 * 50, flusher.writes());
+        assertEquals(40 * 50, flusher.frames());
+        assertArrayEquals(TextFrames.encode(rosters.subList(30, 40).stream().map(SharedText::text).toList()), writes.get(writes.size() - 1));
     }
 }

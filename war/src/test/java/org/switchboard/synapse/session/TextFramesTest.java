@@ -2,6 +2,8 @@ package org.switchboard.synapse.session;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
@@ -10,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.switchboard.synapse.SharedText;
 
 class TextFramesTest {
 
@@ -64,43 +67,21 @@ class TextFramesTest {
     }
 
     @Test
-    void aPassEncodesOneStringOnceAndEveryWriteGetsItsOwnBytes() throws IOException {
-        TextFrames.Payloads recent = new TextFrames.Payloads();
-        String shared = "{\"type\":\"presence_update\",\"who\":\"\u2603\"}";
-        byte[] first = TextFrames.encode(List.of(shared), recent);
-        byte[] second = TextFrames.encode(List.of("{\"own\":1}", shared), recent);
-        assertArrayEquals(TextFrames.encode(List.of(shared)), first);
-        assertEquals(List.of("{\"own\":1}", shared), parse(second));
-        org.junit.jupiter.api.Assertions.assertSame(recent.utf8(shared), recent.utf8(shared), "encoded once, found by identity");
-        org.junit.jupiter.api.Assertions.assertNotSame(first, TextFrames.encode(List.of(shared), recent), "a write owns its array");
-        String equalButNotSame = new String(shared.toCharArray());
-        org.junit.jupiter.api.Assertions.assertNotSame(recent.utf8(shared), recent.utf8(equalButNotSame));
-        assertArrayEquals(recent.utf8(shared), recent.utf8(equalButNotSame));
-    }
+    void aSharedTextIsEncodedOnceAndAnOwnFrameForEachWrite() throws IOException {
+        TextFrames.Payloads counts = new TextFrames.Payloads();
+        SharedText shared = new SharedText("{\"type\":\"presence_update\",\"who\":\"\u2603\"}");
+        byte[] first = counts.utf8(shared);
+        assertSame(first, counts.utf8(shared), "encoded once, then the same bytes");
+        assertSame(first, shared.utf8());
+        assertArrayEquals(shared.text().getBytes(StandardCharsets.UTF_8), first);
+        String own = "{\"own\":1}";
+        assertNotSame(counts.utf8(own), counts.utf8(own), "a socket's own frame is encoded for its write");
+        assertEquals(3, counts.encodings());
+        assertEquals(first.length + 2L * own.length(), counts.encodedBytes());
+        assertEquals(first.length, counts.reusedBytes());
 
-    @Test
-    void theCacheKeepsManyBroadcastsAcrossPassesWithinItsByteBound() {
-        TextFrames.Payloads cache = new TextFrames.Payloads(10_000);
-        List<String> rosters = new java.util.ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            rosters.add("{\"type\":\"presence_update\",\"n\":" + i + ",\"pad\":\"" + "x".repeat(400) + "\"}");
-        }
-        // every socket's queue holds all 20 updates: each is encoded once, not once per socket
-        for (int socket = 0; socket < 50; socket++) {
-            TextFrames.encode(rosters, cache);
-        }
-        assertEquals(20, cache.encodings(), "20 distinct texts, 50 sockets");
-        // beyond the bound the earliest go, and what is kept never exceeds it
-        for (int i = 0; i < 100; i++) {
-            cache.utf8("{\"other\":" + i + ",\"pad\":\"" + "y".repeat(400) + "\"}");
-        }
-        org.junit.jupiter.api.Assertions.assertTrue(cache.bytesKept() <= 10_000, "kept " + cache.bytesKept());
-        long before = cache.encodings();
-        cache.utf8(rosters.get(0));
-        assertEquals(before + 1, cache.encodings(), "an evicted text is encoded again");
-        String huge = "z".repeat(3_000); // over a quarter of the bound: encoded, not kept
-        cache.utf8(huge);
-        cache.utf8(huge);
-        assertEquals(before + 3, cache.encodings());
+        byte[] write = TextFrames.frames(new byte[][] {counts.utf8(own), first}, 2);
+        assertEquals(List.of(own, shared.text()), parse(write));
+        assertNotSame(TextFrames.frames(new byte[][] {first}, 1), TextFrames.frames(new byte[][] {first}, 1), "a write owns its array");
     }
 }
