@@ -46,6 +46,28 @@ class JsonTextTest {
     }
 
     @Test
+    void anObjectBegunInsideAnotherOnTheSameThreadWritesItsOwnText() {
+        JsonText.object(8).add("warm", "the thread's spare builder").build();
+        JsonText outer = JsonText.object(8).add("a", "1");
+        String inner = JsonText.object(8).add("b", "2").build();
+        assertEquals("{\"a\":\"1\",\"in\":{\"b\":\"2\"}}", outer.addJson("in", inner).build());
+        assertEquals("{\"c\":3}", JsonText.object(4).add("c", 3L).build());
+        String big = "x".repeat(JsonText.MAX_SPARE_CHARS + 1);
+        assertEquals("{\"big\":\"" + big + "\"}", JsonText.object(16).add("big", big).build());
+        assertEquals("{\"d\":true}", JsonText.object(4).add("d", true).build());
+    }
+
+    @Test
+    void aBuiltObjectTakesNoMoreMembers() {
+        JsonText built = JsonText.object(8).add("a", "1");
+        assertEquals("{\"a\":\"1\"}", built.build());
+        JsonText next = JsonText.object(8).add("b", "2");
+        assertThrows(IllegalStateException.class, () -> built.add("late", "x"));
+        assertThrows(IllegalStateException.class, built::build);
+        assertEquals("{\"b\":\"2\"}", next.build());
+    }
+
+    @Test
     void writesNullForAMissingStringAndRefusesNonFiniteNumbers() {
         assertEquals("{\"k\":null}", JsonText.object(8).add("k", (String) null).build());
         assertEquals("{}", JsonText.object(2).build());

@@ -42,8 +42,10 @@ import org.switchboard.itests.support.RawWebSocket;
  * of 10,000 while the hub's JIT compiler threads used more than {@code bench.jit-quiet} cores (0.05) over a chunk, up
  * to {@code bench.warmup-cycles-max} (200,000: every request stays in the hub's heap). Both result lines carry
  * the hub's CPU time per operation and the load average, because the machine is shared.
- * {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the measured admissions,
- * {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
+ * A "cycle legs" line splits the measured cycles into the sender's lateness and the four round trips
+ * through the hub, as the load generator sees them ({@link Legs}).
+ * {@code bench.jfr=/path.jfr} records a JFR profile ({@code bench.jfr-settings}, default {@code profile}) of the
+ * measured admissions, {@code bench.jfr-cycles=/path.jfr} one of the measured cycles. {@code bench.hub-war=/path.war} starts the hub
  * on another build of the application (a before/after pair run back to back from one checkout);
  * {@code bench.hub-java-opts} replaces the hub's JVM options ({@code -Xmx1g -XX:+UseParallelGC});
  * {@code bench.hub-env=KEY=value,…} adds hub settings (for example {@code HUB_DELIVERY_TERMINAL_MAX=50000}).
@@ -87,7 +89,7 @@ class DeliveryBench {
             admissions(all, warmup / pairs, "warm-up");
             String jfr = System.getProperty("bench.jfr", "");
             if (!jfr.isEmpty()) {
-                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=profile", "filename=" + jfr);
+                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverybench", "settings=" + System.getProperty("bench.jfr-settings", "profile"), "filename=" + jfr);
             }
             long cpuBefore = HubProcess.cpuNanos(hub.pid());
             long clientBefore = HubProcess.cpuNanos(ProcessHandle.current().pid());
@@ -129,7 +131,7 @@ class DeliveryBench {
             long[] latencies = new long[(cycles / pairs) * pairs];
             String jfrCycles = System.getProperty("bench.jfr-cycles", "");
             if (!jfrCycles.isEmpty()) {
-                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverycycles", "settings=profile", "filename=" + jfrCycles);
+                HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverycycles", "settings=" + System.getProperty("bench.jfr-settings", "profile"), "filename=" + jfrCycles);
             }
             cpuBefore = HubProcess.cpuNanos(hub.pid());
             journalBefore = JournalCounters.read(hub);
@@ -145,6 +147,7 @@ class DeliveryBench {
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
             System.out.printf("DeliveryBench cycles: journal %s%n", journal);
+            System.out.printf("DeliveryBench cycle legs (p50 / p99 ms): %s%n", Legs.summary(all));
             System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
                     SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
                     hub.metric("synapse_delivery_terminal_forgotten_total"));
@@ -218,6 +221,10 @@ class DeliveryBench {
         volatile int latencyBase;
         volatile long[] latencies;
         final AtomicInteger completed = new AtomicInteger();
+        /** When each measured request left the sender, and when the recipient sent its latest report for it. */
+        final Map<String, Long> sentActual = new ConcurrentHashMap<>();
+        final Map<String, Long> reported = new ConcurrentHashMap<>();
+        final Legs legs = new Legs();
 
         Pair(int port, int index) throws Exception {
             this.index = index;
@@ -251,6 +258,7 @@ class DeliveryBench {
             cycle = cycleMode;
             latencyBase = base;
             latencies = samples;
+            legs.reset(samples == null ? 0 : count);
             target = count;
             done = new CountDownLatch(1);
         }
@@ -268,6 +276,11 @@ class DeliveryBench {
                     open.acquire();
                     String id = "rq-" + sequence.incrementAndGet();
                     sentAt.put(id, scheduled);
+                    long sending = System.nanoTime();
+                    if (paced && samples != null) {
+                        sentActual.put(id, sending);
+                        legs.add(Legs.PACING, sending - scheduled);
+                    }
                     senderSocket.sendText("{\"type\":\"delivery_request\",\"sender\":\"" + sender + "\",\"target\":\"" + recipient
                             + "\",\"payload\":\"\",\"protocol_version\":3,\"request_id\":\"" + id + "\",\"idempotency_key\":\"" + id
                             + "\",\"target_incarnation\":\"" + incarnation + "\",\"mode\":\"follow_up\",\"task_id\":\"T\","
@@ -295,7 +308,12 @@ class DeliveryBench {
                         admitted.incrementAndGet();
                         maybeDone();
                     } else if (notification && ("rejected".equals(stage) || "completed".equals(stage))) {
-                        Long at = sentAt.remove(field(text, "request_id"));
+                        String requestId = field(text, "request_id");
+                        Long at = sentAt.remove(requestId);
+                        Long outcomeSent = reported.remove(requestId);
+                        if (outcomeSent != null && latencies != null) {
+                            legs.add(Legs.OUTCOME, System.nanoTime() - outcomeSent);
+                        }
                         if ("completed".equals(stage) && at != null && latencies != null) {
                             int n = completed.getAndIncrement();
                             if (n < target) {
@@ -330,23 +348,46 @@ class DeliveryBench {
                     }
                     String key = field(text, "operation_key");
                     String rid = field(text, "request_id");
+                    long now = System.nanoTime();
                     if (offer) {
                         offered.incrementAndGet();
                         if (cycle) {
-                            report("delivery_boundary", key, rid, "b", "\"boundary\":\"turn\"", null);
+                            Long sent = sentActual.remove(rid);
+                            if (sent != null) {
+                                legs.add(Legs.REQUEST, now - sent);
+                            }
+                            reportTimed("delivery_boundary", key, rid, "b", "\"boundary\":\"turn\"", null);
                         } else {
                             report("delivery_outcome", key, rid, "o", "\"reason_code\":\"bench\"", "rejected");
                         }
                         maybeDone();
                     } else if (cycle && "boundary_delivered".equals(field(text, "stage"))) {
-                        report("delivery_ack", key, rid, "a", "\"receipt_id\":\"r\"", null);
+                        leg(Legs.BOUNDARY, rid, now);
+                        reportTimed("delivery_ack", key, rid, "a", "\"receipt_id\":\"r\"", null);
                     } else if (cycle && "acknowledged".equals(field(text, "stage"))) {
-                        report("delivery_outcome", key, rid, "c", "\"executor_ref\":\"x\",\"outcome_code\":\"ok\"", "completed");
+                        leg(Legs.ACK, rid, now);
+                        reportTimed("delivery_outcome", key, rid, "c", "\"executor_ref\":\"x\",\"outcome_code\":\"ok\"", "completed");
                     }
                 }
             } catch (IOException e) {
                 // socket closed at the end of the run
             }
+        }
+
+        /** Counts the leg from the recipient's previous report of {@code rid} to the status now answering it. */
+        private void leg(int leg, String rid, long now) {
+            Long sent = reported.get(rid);
+            if (sent != null && latencies != null) {
+                legs.add(leg, now - sent);
+            }
+        }
+
+        /** A report whose answer is timed (measured cycles only). */
+        private void reportTimed(String type, String key, String rid, String mutation, String evidence, String stage) throws IOException {
+            if (latencies != null) {
+                reported.put(rid, System.nanoTime());
+            }
+            report(type, key, rid, mutation, evidence, stage);
         }
 
         private void report(String type, String key, String rid, String mutation, String evidence, String stage) throws IOException {
@@ -358,6 +399,60 @@ class DeliveryBench {
         void close() throws IOException {
             senderSocket.close();
             recipientSocket.close();
+        }
+    }
+
+    /**
+     * A measured cycle cut into its legs as the load generator sees them: the sender's lateness against its
+     * schedule, then each of the four hub round trips (request sent → offer at the recipient; boundary, ack
+     * sent → the recipient's status; outcome sent → the sender's {@code completed} notification).
+     */
+    static final class Legs {
+        static final int PACING = 0;
+        static final int REQUEST = 1;
+        static final int BOUNDARY = 2;
+        static final int ACK = 3;
+        static final int OUTCOME = 4;
+        private static final String[] NAMES = {"sender late", "request->offer", "boundary->status", "ack->status",
+                "outcome->completed"};
+        private final long[][] samples = new long[NAMES.length][];
+        private final AtomicInteger[] counts = new AtomicInteger[NAMES.length];
+
+        Legs() {
+            reset(0);
+        }
+
+        void reset(int capacity) {
+            for (int i = 0; i < NAMES.length; i++) {
+                samples[i] = new long[capacity];
+                counts[i] = new AtomicInteger();
+            }
+        }
+
+        void add(int leg, long nanos) {
+            int n = counts[leg].getAndIncrement();
+            if (n < samples[leg].length) {
+                samples[leg][n] = nanos;
+            }
+        }
+
+        /** "leg p50 / p99" for each leg, over every pair's samples. */
+        static String summary(List<Pair> pairs) {
+            StringBuilder out = new StringBuilder();
+            for (int leg = 0; leg < NAMES.length; leg++) {
+                long[] all = new long[0];
+                for (Pair pair : pairs) {
+                    Legs own = pair.legs;
+                    int n = Math.min(own.counts[leg].get(), own.samples[leg].length);
+                    int at = all.length;
+                    all = java.util.Arrays.copyOf(all, at + n);
+                    System.arraycopy(own.samples[leg], 0, all, at, n);
+                }
+                Percentiles p = new Percentiles(all, all.length);
+                out.append(leg == 0 ? "" : "; ").append(NAMES[leg])
+                        .append(String.format(" %.2f / %.2f", p.millis(50), p.millis(99)));
+            }
+            return out.toString();
         }
     }
 

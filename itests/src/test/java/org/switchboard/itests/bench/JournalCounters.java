@@ -7,10 +7,12 @@ import org.switchboard.itests.support.HubServer;
 
 /**
  * The journal's counters from {@code /metrics}: events, commits, compaction runs and time so far, and the
- * writer's time committing and lingering, and the appends' summed wait from append to commit.
+ * writer's time committing and lingering, the appends' summed wait from append to commit, and the H2
+ * file's chunks at the last count.
  */
 record JournalCounters(double events, double commits, double compactionRuns, double compactionSeconds,
-                       double commitSeconds, double lingerSeconds, double appends, double appendWaitSeconds) {
+                       double commitSeconds, double lingerSeconds, double appends, double appendWaitSeconds,
+                       double fileChunks) {
 
     private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
@@ -20,7 +22,8 @@ record JournalCounters(double events, double commits, double compactionRuns, dou
         return new JournalCounters(metric(text, "synapse_journal_last_seq"), metric(text, "synapse_journal_commits_total"),
                 metric(text, "synapse_journal_compactions_total"), metric(text, "synapse_journal_compaction_seconds_total"),
                 metric(text, "synapse_journal_commit_seconds_total"), metric(text, "synapse_journal_linger_seconds_total"),
-                metric(text, "synapse_journal_appends_total"), metric(text, "synapse_journal_append_wait_seconds_total"));
+                metric(text, "synapse_journal_appends_total"), metric(text, "synapse_journal_append_wait_seconds_total"),
+                metric(text, "synapse_journal_file_chunks"));
     }
 
     private static double metric(String text, String name) {
@@ -37,9 +40,9 @@ record JournalCounters(double events, double commits, double compactionRuns, dou
         double commits = this.commits - before.commits;
         double appends = this.appends - before.appends;
         return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s in %.0f runs;"
-                        + " per commit %.3f ms committing, %.3f ms lingering; %.0f appends, %.3f ms each from append to commit",
+                        + " per commit %.3f ms committing, %.3f ms lingering; %.0f appends, %.3f ms each from append to commit; %.0f file chunks",
                 events, commits, events / commits, compactionSeconds - before.compactionSeconds, compactionRuns - before.compactionRuns,
                 (commitSeconds - before.commitSeconds) * 1e3 / commits, (lingerSeconds - before.lingerSeconds) * 1e3 / commits,
-                appends, (appendWaitSeconds - before.appendWaitSeconds) * 1e3 / appends);
+                appends, (appendWaitSeconds - before.appendWaitSeconds) * 1e3 / appends, fileChunks);
     }
 }

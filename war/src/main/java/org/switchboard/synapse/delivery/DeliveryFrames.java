@@ -69,7 +69,8 @@ public final class DeliveryFrames {
      */
     public static String offer(Aggregate a, String hubId, double timestamp) {
         DeliveryIntent intent = a.intent();
-        return JsonText.object(512 + intent.body().length())
+        // ~670 characters besides the body with 64-character keys and a UUID hub id
+        return JsonText.object(768 + intent.body().length())
                 .add("type", "delivery_offer")
                 .add("sender", intent.sender())
                 .add("target", intent.target())
