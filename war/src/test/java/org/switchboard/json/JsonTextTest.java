@@ -58,6 +58,17 @@ class JsonTextTest {
     }
 
     @Test
+    void aLongMemberAddedToAnObjectsTextIsWhatTheProviderWritesForTheCopy() {
+        jakarta.json.JsonObject object = Jsons.PROVIDER.createObjectBuilder().add("type", "chat").add("body", "a \"}\" b")
+                .add("n", 1.5).build();
+        JsonText open = JsonText.object(8).add("a", "1");
+        String expected = Jsons.PROVIDER.createObjectBuilder(object).add("seq", -7L).build().toString();
+        assertEquals(expected, JsonText.withLongMember(object.toString(), "seq", -7L));
+        assertEquals("{\"a\":\"1\"}", open.build());
+        assertEquals(expected, JsonText.withLongMember(object.toString(), "seq", -7L));
+    }
+
+    @Test
     void aBuiltObjectTakesNoMoreMembers() {
         JsonText built = JsonText.object(8).add("a", "1");
         assertEquals("{\"a\":\"1\"}", built.build());

@@ -482,8 +482,7 @@ public final class ChatService {
 
     /** {@link #withSeq} for any member name that needs no escaping and is not in {@code json} yet. */
     private static String withMember(String json, String name, long value) {
-        return new StringBuilder(json.length() + name.length() + 24).append(json, 0, json.length() - 1)
-                .append(",\"").append(name).append("\":").append(value).append('}').toString();
+        return org.switchboard.json.JsonText.withLongMember(json, name, value);
     }
 
     /** The live writes of one chat; {@code toOwn} false keeps a forwarded chat off the peer hub's socket. */

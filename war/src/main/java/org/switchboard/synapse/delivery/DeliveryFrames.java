@@ -125,8 +125,7 @@ public final class DeliveryFrames {
     public static String withSeq(String stored, long seq) {
         // Same bytes as copying the object and adding the member last, without the copy: the stored
         // frame is never empty, so the member goes before its closing brace.
-        return new StringBuilder(stored.length() + 32).append(stored, 0, stored.length() - 1)
-                .append(",\"event_seq\":").append(seq).append('}').toString();
+        return JsonText.withLongMember(stored, "event_seq", seq);
     }
 
     /** The stored request (§2.9) with profile 4 and the receiving hub as its own field, as JSON text. */
