@@ -29,17 +29,31 @@ public final class JsonText {
     private boolean built;
 
     private JsonText(int capacity) {
+        out = borrow(capacity).append('{');
+    }
+
+    /**
+     * The thread's spare builder, emptied, or a new one: taken off the thread while in use, so an object
+     * begun inside another gets its own.
+     */
+    private static StringBuilder borrow(int capacity) {
         StringBuilder spare = SPARE.get();
-        if (spare != null) {
-            // taken off the thread while in use, so an object begun inside this one gets its own
-            SPARE.set(null);
-            spare.setLength(0);
-            spare.ensureCapacity(capacity);
-            out = spare;
-        } else {
-            out = new StringBuilder(capacity);
+        if (spare == null) {
+            return new StringBuilder(capacity);
         }
-        out.append('{');
+        SPARE.set(null);
+        spare.setLength(0);
+        spare.ensureCapacity(capacity);
+        return spare;
+    }
+
+    /** The text written in {@code out}; the builder goes back to the thread unless it grew too large. */
+    private static String giveBack(StringBuilder out) {
+        String text = out.toString();
+        if (out.capacity() <= MAX_SPARE_CHARS) {
+            SPARE.set(out);
+        }
+        return text;
     }
 
     /** A new object expected to need about {@code capacity} characters. */
@@ -101,11 +115,7 @@ public final class JsonText {
     public String build() {
         open();
         built = true;
-        String text = out.append('}').toString();
-        if (out.capacity() <= MAX_SPARE_CHARS) {
-            SPARE.set(out);
-        }
-        return text;
+        return giveBack(out.append('}'));
     }
 
     /** Refuses use after {@link #build()}: the builder may then be writing another object of this thread. */
@@ -132,22 +142,10 @@ public final class JsonText {
      * writing it again. Written in the thread's spare builder, like {@link #build()}.
      */
     public static String withLongMember(String objectText, String name, long value) {
-        StringBuilder spare = SPARE.get();
-        StringBuilder out;
-        if (spare != null) {
-            SPARE.set(null);
-            spare.setLength(0);
-            out = spare;
-        } else {
-            out = new StringBuilder(objectText.length() + name.length() + 24);
-        }
+        StringBuilder out = borrow(objectText.length() + name.length() + 24);
         // the whole text is appended (a copy of its array) and its closing brace then cut off
         out.append(objectText).setLength(objectText.length() - 1);
-        String text = out.append(",\"").append(name).append("\":").append(value).append('}').toString();
-        if (out.capacity() <= MAX_SPARE_CHARS) {
-            SPARE.set(out);
-        }
-        return text;
+        return giveBack(out.append(",\"").append(name).append("\":").append(value).append('}'));
     }
 
     /** The provider's text for a {@code double}: the shortest decimal through {@link BigDecimal#valueOf(double)}. */

@@ -440,15 +440,15 @@ class DeliveryBench {
         static String summary(List<Pair> pairs) {
             StringBuilder out = new StringBuilder();
             for (int leg = 0; leg < NAMES.length; leg++) {
-                long[] all = new long[0];
+                long[] all = new long[pairs.stream().mapToInt(pair -> pair.legs.samples[0].length).sum()];
+                int filled = 0;
                 for (Pair pair : pairs) {
                     Legs own = pair.legs;
                     int n = Math.min(own.counts[leg].get(), own.samples[leg].length);
-                    int at = all.length;
-                    all = java.util.Arrays.copyOf(all, at + n);
-                    System.arraycopy(own.samples[leg], 0, all, at, n);
+                    System.arraycopy(own.samples[leg], 0, all, filled, n);
+                    filled += n;
                 }
-                Percentiles p = new Percentiles(all, all.length);
+                Percentiles p = new Percentiles(all, filled);
                 out.append(leg == 0 ? "" : "; ").append(NAMES[leg])
                         .append(String.format(" %.2f / %.2f", p.millis(50), p.millis(99)));
             }

@@ -1,6 +1,7 @@
 package org.switchboard.synapse.chat;
 
 import org.switchboard.journal.snapshot.SnapshotText;
+import org.switchboard.json.JsonText;
 import org.switchboard.json.Jsons;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -140,7 +141,7 @@ public final class ChatService {
         // text already written for duplicates or quotas only lacks msg_id, which ChatStamp puts last
         // when the client sent none.
         String chatJson = unnumbered != null && !frame.containsKey("msg_id")
-                ? withMember(unnumbered, "msg_id", msgId)
+                ? JsonText.withLongMember(unnumbered, "msg_id", msgId)
                 : ChatStamp.json(frame, clientTimestamp, now, clientMsgId, hubId, msgId);
         Outgoing out = new Outgoing(connection, sender, target, chatJson, msgId, clientMsgId, digest,
                 JsonFields.isTrue(frame, "receipt_requested"), now);
@@ -477,12 +478,7 @@ public final class ChatService {
      * the same text as copying the object, adding the field and serialising again, for a fraction of the work.
      */
     static String withSeq(String json, long seq) {
-        return withMember(json, "seq", seq);
-    }
-
-    /** {@link #withSeq} for any member name that needs no escaping and is not in {@code json} yet. */
-    private static String withMember(String json, String name, long value) {
-        return org.switchboard.json.JsonText.withLongMember(json, name, value);
+        return JsonText.withLongMember(json, "seq", seq);
     }
 
     /** The live writes of one chat; {@code toOwn} false keeps a forwarded chat off the peer hub's socket. */

@@ -2,11 +2,11 @@ package org.switchboard.synapse.messageauth;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.Map;
+import org.switchboard.crypto.Hex;
 
 /**
  * The bounded replay cache of §6.3: an identity {@code (kid, sender, nonce)} is admitted once while
@@ -18,15 +18,6 @@ public final class NonceCache {
 
     /** What {@link #admit} decided. */
     public enum Admission { ADMITTED, REPLAYED, FULL }
-
-    // a provider lookup per frame is a measurable share of the §6.3 path; MessageDigest is not thread-safe
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(() -> {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    });
 
     /** How often expired entries leave the map even when the cache is not full. */
     static final double PRUNE_INTERVAL_SECONDS = 10;
@@ -61,7 +52,7 @@ public final class NonceCache {
      * ({@link NonceRowKey}).
      */
     public static String id(String namespace, String kid, String sender, String nonce) {
-        MessageDigest sha = SHA256.get(); // digest() below resets it for the thread's next id
+        MessageDigest sha = Hex.sha256Engine(); // digest() below resets it for the thread's next id
         for (String part : new String[] {namespace, kid, sender, nonce}) {
             byte[] bytes = part.getBytes(StandardCharsets.UTF_8);
             sha.update((byte) (bytes.length >>> 24));

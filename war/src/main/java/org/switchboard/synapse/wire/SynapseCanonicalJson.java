@@ -9,11 +9,9 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
+import org.switchboard.crypto.Hex;
 import org.switchboard.json.JsonText;
 
 /**
@@ -26,13 +24,6 @@ import org.switchboard.json.JsonText;
  * {@code repr(float)} does. Stateless and thread-safe.
  */
 public final class SynapseCanonicalJson {
-
-    private static final HexFormat HEX = HexFormat.of();
-    /**
-     * One SHA-256 engine per thread: a delivery cycle takes four or five digests, and a fresh engine
-     * for each (a provider lookup and its state) was ~1% of what the delivery flow allocates.
-     */
-    private static final ThreadLocal<MessageDigest> SHA256 = ThreadLocal.withInitial(SynapseCanonicalJson::newSha256);
 
     private SynapseCanonicalJson() {
     }
@@ -58,16 +49,7 @@ public final class SynapseCanonicalJson {
 
     /** Lowercase hex SHA-256 of the UTF-8 bytes of {@code text}. */
     public static String sha256Hex(String text) {
-        // digest() resets the engine, so the thread's next call starts clean
-        return HEX.formatHex(SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8)));
-    }
-
-    private static MessageDigest newSha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 missing from the JDK", e);
-        }
+        return Hex.sha256Hex(text.getBytes(StandardCharsets.UTF_8));
     }
 
     /**
