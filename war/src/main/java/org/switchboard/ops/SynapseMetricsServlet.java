@@ -191,6 +191,8 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_delivery_offers_pending", "Delivery requests still queued (offer not yet taken up).", delivery.offersPending());
         counter(out, "synapse_delivery_sweeps_total", "Delivery expiry sweeps run.", delivery.sweeps());
         gauge(out, "synapse_delivery_terminal_held", "Terminal delivery requests held in memory.", delivery.terminalHeld());
+        gauge(out, "synapse_delivery_terminal_archived", "Terminal delivery requests held packed in the terminal archive.",
+                delivery.terminalArchived());
         counter(out, "synapse_delivery_terminal_forgotten_total",
                 "Terminal delivery requests forgotten from memory (hub.delivery-terminal-*); the journal keeps them.",
                 delivery.terminalForgotten());

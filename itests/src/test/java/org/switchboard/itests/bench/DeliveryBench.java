@@ -56,6 +56,10 @@ class DeliveryBench {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final int WINDOW = 16;
+    /** When each measured cycle finished (nanoTime), by the same index as its latency: the tail's place in time. */
+    private static final Finished FINISHED = new Finished();
+    /** Top classes of the hub's live heap printed after the memory line ({@code bench.histogram}, 0 = none). */
+    private static final int HISTOGRAM = Integer.getInteger("bench.histogram", 0);
     private static final int WARMUP_CHUNK = 10_000;
 
     @Test
@@ -148,9 +152,16 @@ class DeliveryBench {
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
             System.out.printf("DeliveryBench cycles: journal %s%n", journal);
             System.out.printf("DeliveryBench cycle legs (p50 / p99 ms): %s%n", Legs.summary(all));
+            System.out.printf("DeliveryBench cycles over 20 ms by half second (count/worst ms): %s%n",
+                    FINISHED.overByWindow(latencies, 20_000_000L, 500_000_000L));
             System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
                     SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
                     hub.metric("synapse_delivery_terminal_forgotten_total"));
+            if (HISTOGRAM > 0) {
+                // what the held requests cost: the top classes of the hub's live heap
+                HubProcess.jcmdLines(hub.pid(), "GC.class_histogram").stream().limit(HISTOGRAM + 3L)
+                        .forEach(line -> System.out.println("DeliveryBench histogram: " + line));
+            }
             for (Pair pair : all) {
                 assertEquals(0, pair.refusals.get(), "refusals seen by " + pair.sender);
                 pair.close();
@@ -317,7 +328,9 @@ class DeliveryBench {
                         if ("completed".equals(stage) && at != null && latencies != null) {
                             int n = completed.getAndIncrement();
                             if (n < target) {
-                                latencies[latencyBase + n] = System.nanoTime() - at;
+                                long now = System.nanoTime();
+                                latencies[latencyBase + n] = now - at;
+                                FINISHED.put(latencies, latencyBase + n, now);
                             }
                         } else if ("completed".equals(stage)) {
                             completed.incrementAndGet();
@@ -407,6 +420,58 @@ class DeliveryBench {
      * schedule, then each of the four hub round trips (request sent → offer at the recipient; boundary, ack
      * sent → the recipient's status; outcome sent → the sender's {@code completed} notification).
      */
+    /** Completion times of the measured cycles, for the line that places the slow ones in time. */
+    static final class Finished {
+        private volatile long[] owner;
+        private volatile long[] at;
+
+        void put(long[] latencies, int index, long nanos) {
+            if (owner != latencies) {
+                synchronized (this) {
+                    if (owner != latencies) {
+                        at = new long[latencies.length];
+                        owner = latencies; // written after at: a thread that sees the owner sees its array
+                    }
+                }
+            }
+            at[index] = nanos;
+        }
+
+        /** For each window after the first finished cycle: how many took longer than {@code bound}, and the worst. */
+        String overByWindow(long[] latencies, long bound, long window) {
+            long[] finished = owner == latencies ? at : null;
+            if (finished == null) {
+                return "none";
+            }
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (long f : finished) {
+                if (f != 0) {
+                    first = Math.min(first, f);
+                    last = Math.max(last, f);
+                }
+            }
+            int windows = (int) ((last - first) / window) + 1;
+            int[] over = new int[windows];
+            long[] worst = new long[windows];
+            for (int i = 0; i < finished.length; i++) {
+                if (finished[i] == 0) {
+                    continue;
+                }
+                int w = (int) ((finished[i] - first) / window);
+                worst[w] = Math.max(worst[w], latencies[i]);
+                if (latencies[i] > bound) {
+                    over[w]++;
+                }
+            }
+            StringBuilder out = new StringBuilder();
+            for (int w = 0; w < windows; w++) {
+                out.append(w == 0 ? "" : " ").append(over[w]).append('/').append(Math.round(worst[w] / 1e6));
+            }
+            return out.toString();
+        }
+    }
+
     static final class Legs {
         static final int PACING = 0;
         static final int REQUEST = 1;

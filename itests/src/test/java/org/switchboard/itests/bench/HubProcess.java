@@ -73,4 +73,15 @@ final class HubProcess {
         line.addAll(List.of(command));
         new ProcessBuilder(line).inheritIO().start().waitFor();
     }
+
+    /** Runs one jcmd command against the process and returns its output's lines (a class histogram). */
+    static List<String> jcmdLines(long pid, String... command) throws Exception {
+        List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
+        line.addAll(List.of(command));
+        Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+        List<String> lines = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines().toList();
+        process.waitFor();
+        return lines;
+    }
 }

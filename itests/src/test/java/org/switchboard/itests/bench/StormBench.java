@@ -205,11 +205,8 @@ class StormBench {
                 (heap - heapBefore) / 1e3 / Math.max(1, sockets.size()), sockets.closed.get(), HubProcess.loadAverage());
         if (HISTOGRAM > 0 && pid > 0) {
             // what the idle sockets hold: the top classes of the hub's live heap
-            Process jcmd = new ProcessBuilder("jcmd", Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
-            List<String> lines = new String(jcmd.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-                    .lines().limit(HISTOGRAM + 3L).toList();
-            jcmd.waitFor(120, TimeUnit.SECONDS);
-            lines.forEach(line -> System.out.println("StormBench idle histogram: " + line));
+            HubProcess.jcmdLines(pid, "GC.class_histogram").stream().limit(HISTOGRAM + 3L)
+                    .forEach(line -> System.out.println("StormBench idle histogram: " + line));
         }
     }
 

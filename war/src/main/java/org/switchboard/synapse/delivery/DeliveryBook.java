@@ -14,8 +14,10 @@ import org.switchboard.journal.snapshot.SnapshotWriter;
  * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
  * {@code operation_key} and by {@code (sender, idempotency_key)}, the mutation ledger, the open
  * requests (listed in key order), and the open counts the admission caps read. Every change is a
- * compare-and-set on {@code ordinal} under one lock, so check and change are atomic. Terminal requests
- * can be forgotten from memory after a while or beyond a count ({@link #terminalRetention},
+ * compare-and-set on {@code ordinal} under one lock, so check and change are atomic. A terminal request
+ * moves into the {@link TerminalArchive} (packed bytes instead of objects) once its last change committed
+ * and {@link #ARCHIVE_AFTER_SECONDS} passed; it reads the same from there, without its body. Terminal
+ * requests can be forgotten from memory after a while or beyond a count ({@link #terminalRetention},
  * {@link #forgetClosed}); the journal keeps every event of them.
  */
 public final class DeliveryBook {
@@ -49,8 +51,10 @@ public final class DeliveryBook {
     private final Map<String, Integer> openByStage = new HashMap<>();
     private final PendingNotifications notifications = new PendingNotifications();
     private volatile boolean legacyOutbox;
-    /** Terminal requests in the order they closed (the order they are forgotten in). */
+    /** Terminal requests whose last change committed, not archived yet, in the order they closed. */
     private final ArrayDeque<Closed> closed = new ArrayDeque<>();
+    /** Terminal requests archived, in the order they closed (the order they are forgotten in). */
+    private final TerminalArchive archive = new TerminalArchive();
     private final DoubleSupplier clock;
     private double retentionSeconds;
     private int terminalMax;
@@ -61,6 +65,18 @@ public final class DeliveryBook {
      * reply and notification happen within it, so nothing forgets a request they still read.
      */
     public static final double FORGET_GRACE_SECONDS = 60;
+
+    /**
+     * A committed terminal request is archived once it closed this long ago (seconds): the reply that
+     * follows its last change still reads the object, not a decoded copy, and few requests are still
+     * objects when a young collection runs (each one then is copied).
+     */
+    public static final double ARCHIVE_AFTER_SECONDS = 0.05;
+
+    /** Requests archived per {@link #committed} call: a few, so archiving keeps pace without a long hold of the lock. */
+    private static final int ARCHIVE_PER_COMMIT = 2;
+    /** Requests archived per turn of the lock in {@link #forgetClosed}. */
+    private static final int ARCHIVE_BATCH = 512;
 
     /** A request that reached a terminal stage at {@code at} (epoch seconds; its restore time after a start). */
     private record Closed(String operationKey, long admittedOrder, double at) {
@@ -87,27 +103,81 @@ public final class DeliveryBook {
     }
 
     /**
-     * Forgets the terminal requests due under {@link #terminalRetention} at {@code now} (epoch seconds),
-     * earliest closed first. A request with a notification still pending is kept and its clock restarted,
-     * so its audience still gets it on return. Returns how many were forgotten.
+     * Archives the committed terminal requests that closed {@link #ARCHIVE_AFTER_SECONDS} before {@code now}
+     * (epoch seconds), then forgets those due under {@link #terminalRetention}, earliest closed first. A
+     * request with a notification still pending is kept and its clock restarted, so its audience still
+     * gets it on return. Returns how many were forgotten.
      */
-    public synchronized int forgetClosed(double now) {
+    public int forgetClosed(double now) {
+        // in batches, the lock free between them: after a start the whole replayed history may be due at once
+        int moved;
+        do {
+            moved = archive(now - ARCHIVE_AFTER_SECONDS, ARCHIVE_BATCH);
+        } while (moved == ARCHIVE_BATCH);
+        return forgetArchived(now);
+    }
+
+    private synchronized int forgetArchived(double now) {
         int done = 0;
         int looked = 0;
-        int bound = closed.size();
-        while (!closed.isEmpty() && looked++ < bound) {
-            Closed head = closed.peekFirst();
-            boolean aged = retentionSeconds > 0 && head.at() < now - retentionSeconds;
-            boolean over = terminalMax > 0 && closed.size() > terminalMax && head.at() < now - FORGET_GRACE_SECONDS;
+        int bound = archive.size();
+        while (archive.size() > 0 && looked++ < bound) {
+            TerminalArchive.Entry head = archive.head();
+            boolean aged = retentionSeconds > 0 && head.closedAt() < now - retentionSeconds;
+            boolean over = terminalMax > 0 && terminalHeldLocked() > terminalMax && head.closedAt() < now - FORGET_GRACE_SECONDS;
             if (!aged && !over) {
                 break;
             }
-            closed.pollFirst();
-            if (forget(head)) {
-                done++;
+            archive.removeHead();
+            String key = head.aggregate().operationKey();
+            if (notifications.pendingFor(key)) {
+                // its audience has still to take a notification: kept, with its clock restarted
+                archive.add(head.aggregate(), head.ownsPair(), head.mutationIds(), head.mutations(), clock.getAsDouble());
+                continue;
             }
+            forgotten++;
+            done++;
         }
         return done;
+    }
+
+    /**
+     * Archives up to {@code max} committed terminal requests that closed at or before {@code cutoff}, earliest
+     * first; returns how many.
+     */
+    synchronized int archive(double cutoff, int max) {
+        int moved = 0;
+        int looked = 0;
+        int bound = closed.size();
+        while (moved < max && !closed.isEmpty() && looked++ < bound) {
+            Closed head = closed.peekFirst();
+            if (head.at() > cutoff) {
+                break;
+            }
+            closed.pollFirst();
+            Aggregate current = byKey.get(head.operationKey());
+            if (current == null || current.admittedOrder() != head.admittedOrder() || !current.stage().terminal()) {
+                continue; // archived already, or the entry is stale
+            }
+            String pair = current.intent().sender() + '\n' + current.intent().idempotencyKey();
+            boolean ownsPair = current.operationKey().equals(byIdempotency.get(pair));
+            List<String> ids = new ArrayList<>();
+            List<Mutation> stored = new ArrayList<>();
+            Map<String, Mutation> own = mutations.remove(current.operationKey());
+            if (own != null) {
+                new TreeMap<>(own).forEach((id, m) -> {
+                    ids.add(id);
+                    stored.add(m);
+                });
+            }
+            archive.add(current, ownsPair, ids, stored, head.at());
+            byKey.remove(current.operationKey());
+            if (ownsPair) {
+                byIdempotency.remove(pair);
+            }
+            moved++;
+        }
+        return moved;
     }
 
     /** Terminal requests forgotten from memory since start (metrics). */
@@ -115,9 +185,18 @@ public final class DeliveryBook {
         return forgotten;
     }
 
-    /** Terminal requests held in memory (metrics). */
+    /** Terminal requests held in memory, archived or not (metrics). */
     public synchronized int terminalHeld() {
-        return closed.size();
+        return terminalHeldLocked();
+    }
+
+    /** Terminal requests held in the {@link TerminalArchive} (metrics). */
+    public synchronized int terminalArchived() {
+        return archive.size();
+    }
+
+    private int terminalHeldLocked() {
+        return closed.size() + archive.size();
     }
 
     /** The stored notifications not yet delivered (journal-derived; their own lock). */
@@ -137,13 +216,30 @@ public final class DeliveryBook {
 
     /** The aggregate for {@code operationKey}, or null. */
     public synchronized Aggregate get(String operationKey) {
-        return byKey.get(operationKey);
+        Aggregate live = byKey.get(operationKey);
+        if (live != null) {
+            return live;
+        }
+        TerminalArchive.Entry archived = archive.get(operationKey);
+        return archived == null ? null : archived.aggregate();
     }
 
     /** The aggregate admitted for {@code (sender, idempotencyKey)}, or null. */
     public synchronized Aggregate byIdempotency(String sender, String idempotencyKey) {
+        return pairOwner(sender, idempotencyKey);
+    }
+
+    /** The request, live or archived, that the pair names; null for none. */
+    private Aggregate pairOwner(String sender, String idempotencyKey) {
         String key = byIdempotency.get(sender + '\n' + idempotencyKey);
-        return key == null ? null : byKey.get(key);
+        if (key != null) {
+            Aggregate live = byKey.get(key);
+            if (live != null) {
+                return live;
+            }
+        }
+        TerminalArchive.Entry archived = archive.byPair(sender, idempotencyKey);
+        return archived == null ? null : archived.aggregate();
     }
 
     /**
@@ -153,8 +249,11 @@ public final class DeliveryBook {
     public synchronized Admission admit(Aggregate candidate) {
         Aggregate existing = byKey.get(candidate.operationKey());
         if (existing == null) {
-            String key = byIdempotency.get(candidate.intent().sender() + '\n' + candidate.intent().idempotencyKey());
-            existing = key == null ? null : byKey.get(key);
+            existing = pairOwner(candidate.intent().sender(), candidate.intent().idempotencyKey());
+        }
+        if (existing == null) {
+            TerminalArchive.Entry archived = archive.get(candidate.operationKey());
+            existing = archived == null ? null : archived.aggregate();
         }
         if (existing != null) {
             return existing.operationKey().equals(candidate.operationKey()) && existing.digest().equals(candidate.digest())
@@ -178,7 +277,12 @@ public final class DeliveryBook {
     public synchronized Applied apply(long expectedOrdinal, Aggregate next, String mutationId, String digest) {
         Aggregate current = byKey.get(next.operationKey());
         if (current == null) {
-            return Applied.UNKNOWN;
+            if (archive.get(next.operationKey()) == null) {
+                return Applied.UNKNOWN;
+            }
+            // an archived request is terminal and nothing moves it: a known mutation is answered, the rest conflict
+            Mutation known = mutationId == null ? null : archive.mutation(next.operationKey(), mutationId);
+            return known == null ? Applied.STATE_CONFLICT : known.digest().equals(digest) ? Applied.REPLAY : Applied.ID_CONFLICT;
         }
         if (mutationId != null) {
             Mutation known = mutationOf(next.operationKey(), mutationId);
@@ -198,7 +302,8 @@ public final class DeliveryBook {
 
     /** The stored mutation, or null. */
     public synchronized Mutation mutation(String operationKey, String mutationId) {
-        return mutationOf(operationKey, mutationId);
+        Mutation live = mutationOf(operationKey, mutationId);
+        return live != null || byKey.containsKey(operationKey) ? live : archive.mutation(operationKey, mutationId);
     }
 
     /** Records the seq the change to {@code ordinal} committed at (and the seq of its notification). */
@@ -213,6 +318,11 @@ public final class DeliveryBook {
                 putMutation(operationKey, mutationId, new Mutation(known.digest(), seq));
             }
         }
+        double now = clock.getAsDouble();
+        if (current != null && current.ordinal() == ordinal && current.stage().terminal()) {
+            closed.addLast(new Closed(operationKey, current.admittedOrder(), now));
+        }
+        archive(now - ARCHIVE_AFTER_SECONDS, ARCHIVE_PER_COMMIT);
     }
 
     /** Undoes a change whose commit failed, if nothing came after it. */
@@ -308,7 +418,7 @@ public final class DeliveryBook {
 
     /** Requests held: every one admitted, less the terminal ones forgotten under {@link #terminalRetention}. */
     public synchronized int size() {
-        return byKey.size();
+        return byKey.size() + archive.size();
     }
 
     // ---- start-up replay: the journal's events rebuild the book without the admission checks ----
@@ -317,6 +427,7 @@ public final class DeliveryBook {
     public synchronized void restore(Aggregate aggregate) {
         store(byKey.get(aggregate.operationKey()), aggregate);
         byIdempotency.put(aggregate.intent().sender() + '\n' + aggregate.intent().idempotencyKey(), aggregate.operationKey());
+        restoredClose(aggregate);
     }
 
     /** Replay of a change: the stored state, its mutation and its notification seq. */
@@ -324,6 +435,14 @@ public final class DeliveryBook {
         store(byKey.get(next.operationKey()), next);
         if (mutationId != null) {
             putMutation(next.operationKey(), mutationId, new Mutation(digest, next.latestEventSeq()));
+        }
+        restoredClose(next);
+    }
+
+    /** A replayed change is committed: a terminal one waits for archiving like a live one whose commit returned. */
+    private void restoredClose(Aggregate a) {
+        if (a.stage().terminal()) {
+            closed.addLast(new Closed(a.operationKey(), a.admittedOrder(), clock.getAsDouble()));
         }
     }
 
@@ -353,32 +472,6 @@ public final class DeliveryBook {
             open.remove(before.operationKey());
         }
         adjust(after, +1);
-        if (after.stage().terminal() && (before == null || !before.stage().terminal())) {
-            closed.addLast(new Closed(after.operationKey(), after.admittedOrder(), clock.getAsDouble()));
-        }
-    }
-
-    /**
-     * Drops a terminal request from every map, unless it changed since it closed (then the entry is stale)
-     * or a notification of it is still pending (then it goes to the back with a fresh close time).
-     */
-    private boolean forget(Closed entry) {
-        Aggregate current = byKey.get(entry.operationKey());
-        if (current == null || current.admittedOrder() != entry.admittedOrder() || !current.stage().terminal()) {
-            return false;
-        }
-        if (notifications.pendingFor(entry.operationKey())) {
-            closed.addLast(new Closed(entry.operationKey(), entry.admittedOrder(), clock.getAsDouble()));
-            return false;
-        }
-        byKey.remove(entry.operationKey());
-        mutations.remove(entry.operationKey());
-        String pair = current.intent().sender() + '\n' + current.intent().idempotencyKey();
-        if (entry.operationKey().equals(byIdempotency.get(pair))) {
-            byIdempotency.remove(pair);
-        }
-        forgotten++;
-        return true;
     }
 
     private Mutation mutationOf(String operationKey, String mutationId) {
@@ -429,20 +522,38 @@ public final class DeliveryBook {
         // (operation key, newline, mutation id) in "other_mutations"
         TreeMap<String, Mutation> otherMutations = new TreeMap<>();
         mutations.forEach((key, own) -> {
-            if (!byKey.containsKey(key)) {
+            if (!byKey.containsKey(key) && archive.get(key) == null) {
                 own.forEach((id, m) -> otherMutations.put(key + '\n' + id, m));
             }
         });
         Map<String, String> otherPairs = new TreeMap<>(byIdempotency);
+        // live and archived requests in one key order; an archived one brings its own mutations and pair flag
+        TreeMap<String, Object> rows = new TreeMap<>(byKey);
+        archive.forEach(e -> rows.put(e.aggregate().operationKey(), e));
         out.writeStartObject().writeKey("requests").writeStartArray();
-        for (Aggregate a : new TreeMap<>(byKey).values()) {
-            DeliveryIntent i = a.intent();
-            String pair = i.sender() + '\n' + i.idempotencyKey();
-            int flags = open.containsKey(a.operationKey()) ? IN_OPEN : 0;
-            if (a.operationKey().equals(byIdempotency.get(pair))) {
-                flags |= IDEMPOTENCY_PAIR;
-                otherPairs.remove(pair);
+        for (Object row : rows.values()) {
+            Aggregate a;
+            int flags;
+            Map<String, Mutation> own;
+            if (row instanceof TerminalArchive.Entry e) {
+                a = e.aggregate();
+                flags = e.ownsPair() ? IDEMPOTENCY_PAIR : 0;
+                own = new TreeMap<>();
+                for (int m = 0; m < e.mutationIds().size(); m++) {
+                    own.put(e.mutationIds().get(m), e.mutations().get(m));
+                }
+            } else {
+                a = (Aggregate) row;
+                DeliveryIntent i = a.intent();
+                String pair = i.sender() + '\n' + i.idempotencyKey();
+                flags = open.containsKey(a.operationKey()) ? IN_OPEN : 0;
+                if (a.operationKey().equals(byIdempotency.get(pair))) {
+                    flags |= IDEMPOTENCY_PAIR;
+                    otherPairs.remove(pair);
+                }
+                own = mutations.get(a.operationKey());
             }
+            DeliveryIntent i = a.intent();
             out.writeStartArray();
             SnapshotWriter.texts(out, a.operationKey(), a.originHub(), a.receivingHub(), a.digest(), a.selectedMode(),
                     a.quality(), a.offer());
@@ -455,7 +566,6 @@ public final class DeliveryBook {
             out.writeEnd();
             SnapshotWriter.texts(out, i.taskId(), i.body());
             out.write(i.deadline()).write(flags).writeStartArray();
-            Map<String, Mutation> own = mutations.get(a.operationKey());
             if (own != null) {
                 new TreeMap<>(own).forEach((id, m) -> mutation(out, id, m));
             }

@@ -741,6 +741,11 @@ public final class DeliveryService {
         return book.terminalHeld();
     }
 
+    /** Terminal requests held packed in the book's terminal archive (the rest of them are still objects). */
+    public int terminalArchived() {
+        return book.terminalArchived();
+    }
+
     /** Terminal requests forgotten from memory since start ({@code hub.delivery-terminal-*}). */
     public long terminalForgotten() {
         return book.forgotten();

@@ -28,6 +28,7 @@ class DeliveryBookForgetTest {
         Aggregate q = queued(key, order);
         assertEquals(DeliveryBook.Admission.ADMITTED, book.admit(q));
         assertEquals(DeliveryBook.Applied.APPLIED, book.apply(1, q.moved(Stage.COMPLETED), "m-" + key, "d-" + key));
+        book.committed(key, 2, 10 * order, "m-" + key); // as the service does once the change's event committed
     }
 
     @Test

@@ -424,4 +424,66 @@ class DeliveryIT {
             }
         }
     }
+
+    /**
+     * A finished request, once the hub packed it into its terminal archive (the 5 s sweep at the latest),
+     * answers status reads, retries, replayed reports and late reports exactly as before.
+     */
+    @Test
+    @Order(8)
+    void aFinishedRequestAnswersTheSameOnceArchived() throws Exception {
+        String token = token('a');
+        try (SynapseClient builder = recipient("acme/archive-r", token, caps()); SynapseClient planner = sender("acme/archive-s")) {
+            planner.send(request("acme/archive-r", "rq-arch", incarnation(token)));
+            status(planner);
+            JsonObject offer = builder.expectType("delivery_offer");
+            String key = offer.getString("operation_key");
+            builder.send(report("delivery_boundary", offer, "b-1", Json.createObjectBuilder().add("boundary", "turn")));
+            assertEquals("boundary_delivered", status(builder).getString("stage"));
+            builder.send(report("delivery_ack", offer, "a-1", Json.createObjectBuilder().add("receipt_id", "r-1")));
+            assertEquals("acknowledged", status(builder).getString("stage"));
+            builder.send(completed(offer, "ok"));
+            assertEquals("completed", status(builder).getString("stage"));
+            notification(planner, "completed");
+            planner.send(keyed("delivery_status_request", key));
+            JsonObject before = status(planner);
+
+            long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while ((hub.metric("synapse_delivery_terminal_archived") < 1
+                    || hub.metric("synapse_delivery_terminal_archived") < hub.metric("synapse_delivery_terminal_held"))
+                    && System.nanoTime() < until) {
+                Thread.sleep(250);
+            }
+            assertTrue(hub.metric("synapse_delivery_terminal_archived") >= 1);
+            assertEquals(hub.metric("synapse_delivery_terminal_held"), hub.metric("synapse_delivery_terminal_archived"),
+                    "every finished request archived, this one included");
+
+            planner.send(keyed("delivery_status_request", key));
+            assertEquals(withoutTimestamp(before), withoutTimestamp(status(planner)), "the same status view");
+            planner.send(request("acme/archive-r", "rq-arch", incarnation(token)));
+            assertEquals(withoutTimestamp(before), withoutTimestamp(status(planner)), "a retry gets the current status");
+            planner.send(request("acme/archive-r", "rq-arch", incarnation(token)).add("body", "changed body"));
+            assertEquals("id_conflict", refusal(planner));
+            planner.send(request("acme/archive-r", "rq-arch-2", incarnation(token)).add("idempotency_key", "ik-rq-arch"));
+            assertEquals("id_conflict", refusal(planner), "the idempotency pair still names the archived request");
+
+            builder.send(completed(offer, "ok"));
+            assertEquals("completed", status(builder).getString("stage"), "a replayed report gets the status");
+            builder.send(completed(offer, "other"));
+            assertEquals("id_conflict", refusal(builder), "its mutation id with other content conflicts");
+            builder.send(report("delivery_ack", offer, "a-2", Json.createObjectBuilder().add("receipt_id", "r-2")));
+            assertEquals("invalid_transition", refusal(builder));
+            planner.send(keyed("delivery_cancel", key).add("mutation_id", "cancel-1"));
+            assertEquals("invalid_transition", refusal(planner));
+        }
+    }
+
+    private static JsonObjectBuilder completed(JsonObject offer, String outcomeCode) {
+        return report("delivery_outcome", offer, "out-1", Json.createObjectBuilder().add("executor_ref", "x")
+                .add("outcome_code", outcomeCode)).add("stage", "completed");
+    }
+
+    private static JsonObject withoutTimestamp(JsonObject frame) {
+        return Json.createObjectBuilder(frame).remove("timestamp").build();
+    }
 }

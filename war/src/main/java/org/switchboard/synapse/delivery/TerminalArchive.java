@@ -1,0 +1,489 @@
+package org.switchboard.synapse.delivery;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finished delivery requests packed as byte records, for the {@link DeliveryBook}. Once a request is
+ * terminal only retries, status reads, replayed reports and notification replays read it, so it needs no
+ * Java objects of its own: its fields and stored mutations are one record in a shared byte segment, found
+ * through two open-addressing indexes (operation key; sender and idempotency key). A held request then
+ * costs the collector nothing to trace or copy, and about a third of the heap it took as objects. Records
+ * stay in the order they were archived, which is the order they are forgotten in. Not thread-safe: the
+ * book calls it under its own lock.
+ */
+final class TerminalArchive {
+
+    /** One archived request as read back: its state (no body, no fallbacks, no offer) and what the record adds. */
+    record Entry(Aggregate aggregate, boolean ownsPair, List<String> mutationIds, List<DeliveryBook.Mutation> mutations,
+                 double closedAt) {
+    }
+
+    private static final int SEGMENT = 1 << 18;
+    private static final int OWNS_PAIR = 1;
+    private static final int CANCEL_REQUESTED = 2;
+    private static final int BOUNDARY_DELIVERED = 4;
+    private static final int ACKNOWLEDGED = 8;
+    private static final Stage[] STAGES = Stage.values();
+
+    /** At most this many words (hub ids, mode and quality names) are written by number. */
+    private static final int WORDS_MAX = 4096;
+
+    private final List<byte[]> segments = new ArrayList<>();
+    /** The few values many records repeat (hub ids, mode and quality names), written as their index here. */
+    private final List<String> words = new ArrayList<>();
+    private final java.util.Map<String, Integer> wordIndex = new java.util.HashMap<>();
+    /** Bytes written in the last segment. */
+    private int fill = SEGMENT;
+    /** The first record not forgotten: segment index and offset. */
+    private int headSegment;
+    private int headOffset;
+    private int size;
+    private final Index byKey = new Index();
+    private final Index byPair = new Index();
+
+    /** Records held. */
+    int size() {
+        return size;
+    }
+
+    /**
+     * Archives {@code a} (terminal, committed) with its stored mutations, closed at {@code closedAt};
+     * {@code ownsPair} when its {@code (sender, idempotency_key)} pair names it.
+     */
+    void add(Aggregate a, boolean ownsPair, List<String> mutationIds, List<DeliveryBook.Mutation> mutations, double closedAt) {
+        DeliveryIntent i = a.intent();
+        Writer w = new Writer();
+        w.text(a.operationKey()).text(i.sender()).text(i.idempotencyKey());
+        int flags = (ownsPair ? OWNS_PAIR : 0) | (a.cancelRequested() ? CANCEL_REQUESTED : 0)
+                | (a.boundaryDelivered() ? BOUNDARY_DELIVERED : 0) | (a.explicitlyAcknowledged() ? ACKNOWLEDGED : 0);
+        w.number(flags).number(a.stage().ordinal()).number(a.ordinal()).number(a.latestEventSeq()).number(a.admittedOrder());
+        w.word(a.originHub()).word(a.receivingHub()).text(a.digest()).word(a.selectedMode()).word(a.quality());
+        w.text(i.requestId()).text(i.target()).text(i.targetIncarnation()).word(i.mode()).text(i.taskId());
+        w.real(i.deadline()).real(closedAt).number(mutationIds.size());
+        for (int m = 0; m < mutationIds.size(); m++) {
+            w.text(mutationIds.get(m)).text(mutations.get(m).digest()).number(mutations.get(m).eventSeq());
+        }
+        long ref = append(w);
+        byKey.put(keyHash(a.operationKey()), ref);
+        if (ownsPair) {
+            byPair.put(pairHash(i.sender(), i.idempotencyKey()), ref);
+        }
+        size++;
+    }
+
+    /** The archived request {@code operationKey}, or null. */
+    Entry get(String operationKey) {
+        long ref = find(operationKey);
+        return ref < 0 ? null : read(ref);
+    }
+
+    /** The archived request whose {@code (sender, idempotencyKey)} pair names it, or null. */
+    Entry byPair(String sender, String idempotencyKey) {
+        long hash = pairHash(sender, idempotencyKey);
+        for (int slot = byPair.first(hash); slot >= 0; slot = byPair.next(slot, hash)) {
+            Reader r = new Reader(byPair.ref(slot));
+            r.text();
+            if (sender.equals(r.text()) && idempotencyKey.equals(r.text())) {
+                return read(byPair.ref(slot));
+            }
+        }
+        return null;
+    }
+
+    /** The mutation {@code mutationId} stored with the archived request {@code operationKey}, or null. */
+    DeliveryBook.Mutation mutation(String operationKey, String mutationId) {
+        long ref = find(operationKey);
+        if (ref < 0) {
+            return null;
+        }
+        Entry e = read(ref);
+        int at = e.mutationIds().indexOf(mutationId);
+        return at < 0 ? null : e.mutations().get(at);
+    }
+
+    /** The earliest archived record still held, or null. */
+    Entry head() {
+        return size == 0 ? null : read(headRef());
+    }
+
+    /** Drops the earliest record ({@link #head}) and its index entries. */
+    void removeHead() {
+        long ref = headRef();
+        Reader r = new Reader(ref);
+        String key = r.text();
+        String sender = r.text();
+        String idempotencyKey = r.text();
+        int flags = (int) r.number();
+        byKey.remove(keyHash(key), ref);
+        if ((flags & OWNS_PAIR) != 0) {
+            byPair.remove(pairHash(sender, idempotencyKey), ref);
+        }
+        size--;
+        headOffset += recordLength(segments.get(headSegment), headOffset);
+        advanceHead();
+    }
+
+    /** Every record, earliest archived first. */
+    void forEach(java.util.function.Consumer<Entry> visitor) {
+        int segment = headSegment;
+        int offset = headOffset;
+        for (int n = 0; n < size; n++) {
+            if (offset >= limit(segment)) {
+                segment++;
+                offset = 0;
+            }
+            visitor.accept(read(((long) segment << 32) | offset));
+            offset += recordLength(segments.get(segment), offset);
+        }
+    }
+
+    private long find(String operationKey) {
+        long hash = keyHash(operationKey);
+        for (int slot = byKey.first(hash); slot >= 0; slot = byKey.next(slot, hash)) {
+            if (operationKey.equals(new Reader(byKey.ref(slot)).text())) {
+                return byKey.ref(slot);
+            }
+        }
+        return -1;
+    }
+
+    private long headRef() {
+        advanceHead();
+        return ((long) headSegment << 32) | headOffset;
+    }
+
+    /** Moves the head past a finished segment, releasing it. */
+    private void advanceHead() {
+        while (headSegment < segments.size() - 1 && headOffset >= limit(headSegment)) {
+            segments.set(headSegment, null);
+            headSegment++;
+            headOffset = 0;
+        }
+    }
+
+    /** Bytes used in {@code segment} (a finished segment records its own end in its last record's length). */
+    private int limit(int segment) {
+        return segment == segments.size() - 1 ? fill : ends.get(segment);
+    }
+
+    private final List<Integer> ends = new ArrayList<>();
+
+    private long append(Writer w) {
+        int length = w.length();
+        if (segments.isEmpty() || fill + length > segments.get(segments.size() - 1).length) {
+            if (!segments.isEmpty()) {
+                ends.add(fill);
+            }
+            segments.add(new byte[Math.max(SEGMENT, length)]);
+            fill = 0;
+        }
+        int segment = segments.size() - 1;
+        long ref = ((long) segment << 32) | fill;
+        w.copyTo(segments.get(segment), fill);
+        fill += length;
+        return ref;
+    }
+
+    private Entry read(long ref) {
+        Reader r = new Reader(ref);
+        String operationKey = r.text();
+        String sender = r.text();
+        String idempotencyKey = r.text();
+        int flags = (int) r.number();
+        Stage stage = STAGES[(int) r.number()];
+        long ordinal = r.number();
+        long latestEventSeq = r.number();
+        long admittedOrder = r.number();
+        String originHub = r.text();
+        String receivingHub = r.text();
+        String digest = r.text();
+        String selectedMode = r.text();
+        String quality = r.text();
+        String requestId = r.text();
+        String target = r.text();
+        String targetIncarnation = r.text();
+        String mode = r.text();
+        String taskId = r.text();
+        double deadline = r.real();
+        double closedAt = r.real();
+        int count = (int) r.number();
+        List<String> ids = new ArrayList<>(count);
+        List<DeliveryBook.Mutation> mutations = new ArrayList<>(count);
+        for (int m = 0; m < count; m++) {
+            ids.add(r.text());
+            mutations.add(new DeliveryBook.Mutation(r.text(), r.number()));
+        }
+        DeliveryIntent intent = new DeliveryIntent(sender, requestId, idempotencyKey, target, targetIncarnation, mode,
+                List.of(), taskId, "", deadline);
+        Aggregate a = new Aggregate(operationKey, intent, originHub, receivingHub, digest, selectedMode, quality, stage,
+                (flags & CANCEL_REQUESTED) != 0, (flags & BOUNDARY_DELIVERED) != 0, (flags & ACKNOWLEDGED) != 0,
+                ordinal, latestEventSeq, admittedOrder, null);
+        return new Entry(a, (flags & OWNS_PAIR) != 0, ids, mutations, closedAt);
+    }
+
+    private static final int UTF8 = 1;
+    private static final int HEX = 2;
+    private static final int WORD = 3;
+
+    /** Lowercase hex of an even, non-zero length: packed two digits a byte and read back the same. */
+    static boolean packableHex(String value) {
+        int length = value.length();
+        if (length == 0 || (length & 1) != 0) {
+            return false;
+        }
+        for (int c = 0; c < length; c++) {
+            char ch = value.charAt(c);
+            if ((ch < '0' || ch > '9') && (ch < 'a' || ch > 'f')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int recordLength(byte[] segment, int offset) {
+        return ((segment[offset] & 0xFF) << 24) | ((segment[offset + 1] & 0xFF) << 16)
+                | ((segment[offset + 2] & 0xFF) << 8) | (segment[offset + 3] & 0xFF);
+    }
+
+    static long keyHash(String text) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            h = (h ^ text.charAt(i)) * 0x100000001b3L;
+        }
+        return mix(h);
+    }
+
+    static long pairHash(String sender, String idempotencyKey) {
+        return mix(keyHash(sender) * 31 + keyHash(idempotencyKey));
+    }
+
+    private static long mix(long h) {
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        h *= 0xc4ceb9fe1a85ec53L;
+        return h ^ (h >>> 33);
+    }
+
+    /**
+     * Builds one record: a 4-byte length, then the fields. A text is a number, 0 for null, else its byte
+     * count shifted left by two with its kind in the low bits: UTF-8, lowercase hex packed two digits a
+     * byte (keys, digests and incarnations, half the bytes), or a word's index (no bytes follow).
+     */
+    private final class Writer {
+        private byte[] bytes = new byte[512];
+        private int at = 4;
+
+        Writer text(String value) {
+            if (value == null) {
+                return number(0);
+            }
+            if (packableHex(value)) {
+                int n = value.length() / 2;
+                number(((long) n << 2) | HEX);
+                room(n);
+                for (int c = 0; c < value.length(); c += 2) {
+                    bytes[at++] = (byte) ((Character.digit(value.charAt(c), 16) << 4) | Character.digit(value.charAt(c + 1), 16));
+                }
+                return this;
+            }
+            byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+            number(((long) utf8.length << 2) | UTF8);
+            room(utf8.length);
+            System.arraycopy(utf8, 0, bytes, at, utf8.length);
+            at += utf8.length;
+            return this;
+        }
+
+        /** A value of a small set (hub ids, mode and quality names): its word's index, or as text once the set is full. */
+        Writer word(String value) {
+            if (value == null) {
+                return number(0);
+            }
+            Integer index = wordIndex.get(value);
+            if (index == null && words.size() < WORDS_MAX) {
+                index = words.size();
+                words.add(value);
+                wordIndex.put(value, index);
+            }
+            return index == null ? text(value) : number(((long) index << 2) | WORD);
+        }
+
+        Writer number(long value) {
+            room(10);
+            long v = value;
+            while ((v & ~0x7FL) != 0) {
+                bytes[at++] = (byte) ((v & 0x7F) | 0x80);
+                v >>>= 7;
+            }
+            bytes[at++] = (byte) v;
+            return this;
+        }
+
+        Writer real(double value) {
+            long bits = Double.doubleToRawLongBits(value);
+            room(8);
+            for (int shift = 56; shift >= 0; shift -= 8) {
+                bytes[at++] = (byte) (bits >>> shift);
+            }
+            return this;
+        }
+
+        int length() {
+            return at;
+        }
+
+        void copyTo(byte[] target, int offset) {
+            bytes[0] = (byte) (at >>> 24);
+            bytes[1] = (byte) (at >>> 16);
+            bytes[2] = (byte) (at >>> 8);
+            bytes[3] = (byte) at;
+            System.arraycopy(bytes, 0, target, offset, at);
+        }
+
+        private void room(int more) {
+            if (at + more > bytes.length) {
+                bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, at + more));
+            }
+        }
+    }
+
+    /** Reads one record's fields in order. */
+    private final class Reader {
+        private final byte[] bytes;
+        private int at;
+
+        Reader(long ref) {
+            this.bytes = segments.get((int) (ref >>> 32));
+            this.at = (int) ref + 4;
+        }
+
+        String text() {
+            long head = number();
+            if (head == 0) {
+                return null;
+            }
+            int n = (int) (head >>> 2);
+            switch ((int) head & 3) {
+                case WORD:
+                    return words.get(n);
+                case HEX: {
+                    char[] digits = new char[n * 2];
+                    for (int b = 0; b < n; b++) {
+                        digits[2 * b] = Character.forDigit((bytes[at] >> 4) & 0xF, 16);
+                        digits[2 * b + 1] = Character.forDigit(bytes[at++] & 0xF, 16);
+                    }
+                    return new String(digits);
+                }
+                default: {
+                    String value = new String(bytes, at, n, StandardCharsets.UTF_8);
+                    at += n;
+                    return value;
+                }
+            }
+        }
+
+        long number() {
+            long value = 0;
+            int shift = 0;
+            byte b;
+            do {
+                b = bytes[at++];
+                value |= (long) (b & 0x7F) << shift;
+                shift += 7;
+            } while (b < 0);
+            return value;
+        }
+
+        double real() {
+            long bits = 0;
+            for (int n = 0; n < 8; n++) {
+                bits = (bits << 8) | (bytes[at++] & 0xFF);
+            }
+            return Double.longBitsToDouble(bits);
+        }
+    }
+
+    /**
+     * An open-addressing table from a 64-bit hash to record references (linear probing; removals leave a
+     * tombstone; the table is rebuilt when live and dead entries fill half of it). Several records may share
+     * a hash: callers check the record itself.
+     */
+    private static final class Index {
+        private static final long EMPTY = 0;
+        private static final long DEAD = -1;
+        /** The hash folded to 32 bits: it places the entry, and a slot's record is read only when it matches. */
+        private int[] hashes = new int[1024];
+        /** Record reference + 1, or EMPTY / DEAD. */
+        private long[] refs = new long[1024];
+        private int used;
+        private int live;
+
+        void put(long hash, long ref) {
+            if ((used + 1) * 2 > refs.length) {
+                rebuild(Math.max(1024, Integer.highestOneBit(Math.max(1, live) * 3) << 1));
+            }
+            int mask = refs.length - 1;
+            int slot = (int) hash & mask;
+            while (refs[slot] > 0) {
+                slot = (slot + 1) & mask;
+            }
+            if (refs[slot] == EMPTY) {
+                used++;
+            }
+            hashes[slot] = (int) hash;
+            refs[slot] = ref + 1;
+            live++;
+        }
+
+        void remove(long hash, long ref) {
+            for (int slot = first(hash); slot >= 0; slot = next(slot, hash)) {
+                if (refs[slot] == ref + 1) {
+                    refs[slot] = DEAD;
+                    live--;
+                    return;
+                }
+            }
+        }
+
+        /** The first slot holding {@code hash}, or -1. */
+        int first(long hash) {
+            return scan((int) hash & (refs.length - 1), hash);
+        }
+
+        /** The next slot after {@code slot} holding {@code hash}, or -1. */
+        int next(int slot, long hash) {
+            return scan((slot + 1) & (refs.length - 1), hash);
+        }
+
+        long ref(int slot) {
+            return refs[slot] - 1;
+        }
+
+        private int scan(int from, long hash) {
+            int mask = refs.length - 1;
+            for (int slot = from; refs[slot] != EMPTY; slot = (slot + 1) & mask) {
+                if (refs[slot] > 0 && hashes[slot] == (int) hash) {
+                    return slot;
+                }
+            }
+            return -1;
+        }
+
+        private void rebuild(int capacity) {
+            int[] oldHashes = hashes;
+            long[] oldRefs = refs;
+            hashes = new int[capacity];
+            refs = new long[capacity];
+            used = 0;
+            live = 0;
+            for (int slot = 0; slot < oldRefs.length; slot++) {
+                if (oldRefs[slot] > 0) {
+                    put(oldHashes[slot], oldRefs[slot] - 1);
+                }
+            }
+        }
+    }
+}
