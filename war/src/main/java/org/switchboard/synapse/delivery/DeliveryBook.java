@@ -165,7 +165,7 @@ public final class DeliveryBook {
             List<Mutation> stored = new ArrayList<>();
             Map<String, Mutation> own = mutations.remove(current.operationKey());
             if (own != null) {
-                new TreeMap<>(own).forEach((id, m) -> {
+                own.forEach((id, m) -> { // in any order: a snapshot sorts them
                     ids.add(id);
                     stored.add(m);
                 });
@@ -277,12 +277,14 @@ public final class DeliveryBook {
     public synchronized Applied apply(long expectedOrdinal, Aggregate next, String mutationId, String digest) {
         Aggregate current = byKey.get(next.operationKey());
         if (current == null) {
-            if (archive.get(next.operationKey()) == null) {
+            TerminalArchive.Entry archived = archive.get(next.operationKey());
+            if (archived == null) {
                 return Applied.UNKNOWN;
             }
             // an archived request is terminal and nothing moves it: a known mutation is answered, the rest conflict
-            Mutation known = mutationId == null ? null : archive.mutation(next.operationKey(), mutationId);
-            return known == null ? Applied.STATE_CONFLICT : known.digest().equals(digest) ? Applied.REPLAY : Applied.ID_CONFLICT;
+            int at = mutationId == null ? -1 : archived.mutationIds().indexOf(mutationId);
+            return at < 0 ? Applied.STATE_CONFLICT
+                    : archived.mutations().get(at).digest().equals(digest) ? Applied.REPLAY : Applied.ID_CONFLICT;
         }
         if (mutationId != null) {
             Mutation known = mutationOf(next.operationKey(), mutationId);

@@ -34,6 +34,8 @@ final class TerminalArchive {
     /** The few values many records repeat (hub ids, mode and quality names), written as their index here. */
     private final List<String> words = new ArrayList<>();
     private final java.util.Map<String, Integer> wordIndex = new java.util.HashMap<>();
+    /** Bytes written in each finished segment, by segment index. */
+    private final List<Integer> ends = new ArrayList<>();
     /** Bytes written in the last segment. */
     private int fill = SEGMENT;
     /** The first record not forgotten: segment index and offset. */
@@ -163,12 +165,10 @@ final class TerminalArchive {
         }
     }
 
-    /** Bytes used in {@code segment} (a finished segment records its own end in its last record's length). */
+    /** Bytes used in {@code segment}. */
     private int limit(int segment) {
         return segment == segments.size() - 1 ? fill : ends.get(segment);
     }
-
-    private final List<Integer> ends = new ArrayList<>();
 
     private long append(Writer w) {
         int length = w.length();
@@ -280,20 +280,12 @@ final class TerminalArchive {
             if (value == null) {
                 return number(0);
             }
-            if (packableHex(value)) {
-                int n = value.length() / 2;
-                number(((long) n << 2) | HEX);
-                room(n);
-                for (int c = 0; c < value.length(); c += 2) {
-                    bytes[at++] = (byte) ((Character.digit(value.charAt(c), 16) << 4) | Character.digit(value.charAt(c + 1), 16));
-                }
-                return this;
-            }
-            byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-            number(((long) utf8.length << 2) | UTF8);
-            room(utf8.length);
-            System.arraycopy(utf8, 0, bytes, at, utf8.length);
-            at += utf8.length;
+            boolean hex = packableHex(value);
+            byte[] raw = hex ? org.switchboard.crypto.Hex.decode(value) : value.getBytes(StandardCharsets.UTF_8);
+            number(((long) raw.length << 2) | (hex ? HEX : UTF8));
+            room(raw.length);
+            System.arraycopy(raw, 0, bytes, at, raw.length);
+            at += raw.length;
             return this;
         }
 
@@ -370,12 +362,9 @@ final class TerminalArchive {
                 case WORD:
                     return words.get(n);
                 case HEX: {
-                    char[] digits = new char[n * 2];
-                    for (int b = 0; b < n; b++) {
-                        digits[2 * b] = Character.forDigit((bytes[at] >> 4) & 0xF, 16);
-                        digits[2 * b + 1] = Character.forDigit(bytes[at++] & 0xF, 16);
-                    }
-                    return new String(digits);
+                    String value = org.switchboard.crypto.Hex.encode(java.util.Arrays.copyOfRange(bytes, at, at + n));
+                    at += n;
+                    return value;
                 }
                 default: {
                     String value = new String(bytes, at, n, StandardCharsets.UTF_8);
