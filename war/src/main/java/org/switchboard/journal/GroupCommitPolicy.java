@@ -49,6 +49,11 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
         return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, nanos);
     }
 
+    /** This policy with a small batch committing as soon as it holds {@code rows} rows (0 = never wait). */
+    public GroupCommitPolicy withLingerRows(int rows) {
+        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, rows, lingerNanos, lingerFloorNanos);
+    }
+
     /** Validates the bounds. */
     public GroupCommitPolicy {
         if (maxRowsPerBatch < 1 || maxQueuedRows < maxRowsPerBatch || idleParkNanos < 1 || lingerRows < 0

@@ -61,6 +61,11 @@ public class JpaJournal implements Journal {
      * wait at the previous commit's time capped at 1 ms). See {@link GroupCommitPolicy}.
      */
     public static final String LINGER_FLOOR_KEY = "hub.journal.commit-linger-floor-micros";
+    /**
+     * Rows (events, outbox and side rows) at which a lingering commit batch stops waiting and commits
+     * (environment {@code HUB_JOURNAL_COMMIT_LINGER_ROWS}, default 64; 0 never waits). See {@link GroupCommitPolicy}.
+     */
+    public static final String LINGER_ROWS_KEY = "hub.journal.commit-linger-rows";
     /** Chunks filled below this percentage are rewritten. */
     static final int COMPACT_FILL_RATE = 80;
     /**
@@ -108,6 +113,10 @@ public class JpaJournal implements Journal {
     @ConfigProperty(name = LINGER_FLOOR_KEY, defaultValue = "2000")
     long lingerFloorMicros;
 
+    @Inject
+    @ConfigProperty(name = LINGER_ROWS_KEY, defaultValue = "64")
+    int lingerRows;
+
     private final FileCompactionStats compactionStats = new FileCompactionStats();
 
     private JournalReader reader;
@@ -148,7 +157,11 @@ public class JpaJournal implements Journal {
         if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
             throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
         }
-        GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000);
+        if (lingerRows < 0 || lingerRows > GroupCommitPolicy.DEFAULT.maxRowsPerBatch()) {
+            throw new IllegalStateException(LINGER_ROWS_KEY + " must be 0 to " + GroupCommitPolicy.DEFAULT.maxRowsPerBatch()
+                    + ", not " + lingerRows);
+        }
+        GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000).withLingerRows(lingerRows);
         if (lingerFloorMicros > 0) {
             LOG.info(() -> "journal: while appends keep coming, a small commit batch waits at least " + lingerFloorMicros
                     + " us for more (" + LINGER_FLOOR_KEY + ")");

@@ -479,6 +479,17 @@ class GroupCommitterTest {
     }
 
     @Test
+    void theLingerRowsSetWhenASmallBatchStopsWaitingAndNothingElse() {
+        GroupCommitPolicy sixteen = GroupCommitPolicy.DEFAULT.withLingerFloor(2_000_000).withLingerRows(16);
+        assertTrue(sixteen.shouldLinger(15), "under the rows: waits");
+        assertFalse(sixteen.shouldLinger(16), "at the rows: commits at once");
+        assertFalse(GroupCommitPolicy.DEFAULT.withLingerFloor(2_000_000).withLingerRows(0).shouldLinger(1), "0 never waits");
+        assertEquals(2_000_000, sixteen.lingerFloorNanos());
+        assertEquals(GroupCommitPolicy.DEFAULT.lingerNanos(), sixteen.lingerNanos());
+        assertEquals(GroupCommitPolicy.DEFAULT.maxRowsPerBatch(), sixteen.maxRowsPerBatch());
+    }
+
+    @Test
     void sparseAppendsDoNotWaitTheFloor() throws Exception {
         // One append every 0.7 s: under one row expected within a 0.5 s floor, so none waits it.
         start(GroupCommitPolicy.DEFAULT.withLingerFloor(500_000_000L), 0);

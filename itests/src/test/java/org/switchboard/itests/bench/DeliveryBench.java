@@ -35,7 +35,8 @@ import org.switchboard.itests.support.RawWebSocket;
  * per second over {@code bench.requests} (60000) after {@code bench.warmup} (30000).
  *
  * <p>Phase 2, cycle latency: requests offered evenly paced at {@code bench.rate} per second in total
- * (0 = half the measured admission rate), each taken through boundary → ack → outcome completed by its
+ * (0 = half the measured admission rate), the pairs' schedules spread over one interval ({@code bench.stagger}),
+ * each taken through boundary → ack → outcome completed by its
  * recipient; latency counts from the request's scheduled send time to the sender's
  * {@code completed} notification. {@code bench.cycles} (20000) measured after {@code bench.warmup-cycles}
  * (60000) at the same rate, which compile the stage reports' code (the admissions do not run it), then more in chunks
@@ -61,6 +62,11 @@ class DeliveryBench {
     /** Top classes of the hub's live heap printed after the memory line ({@code bench.histogram}, 0 = none). */
     private static final int HISTOGRAM = Integer.getInteger("bench.histogram", 0);
     private static final int WARMUP_CHUNK = 10_000;
+    /**
+     * Whether the pairs' paced schedules are spread over one interval ({@code bench.stagger}, default true) rather
+     * than all starting together, which sent the pairs' requests as one burst of {@code bench.pairs} every interval.
+     */
+    private static final boolean STAGGER = Boolean.parseBoolean(System.getProperty("bench.stagger", "true"));
 
     @Test
     void admissionsPerSecondAndCycleLatency() throws Exception {
@@ -154,6 +160,8 @@ class DeliveryBench {
             System.out.printf("DeliveryBench cycle legs (p50 / p99 ms): %s%n", Legs.summary(all));
             System.out.printf("DeliveryBench cycles over 20 ms by half second (count/worst ms): %s%n",
                     FINISHED.overByWindow(latencies, 20_000_000L, 500_000_000L));
+            System.out.printf("DeliveryBench cycles: the first half second began at the hub's uptime %.2f s (to place it in the hub's GC log)%n",
+                    FINISHED.hubUptimeAtFirst(latencies, hub.pid()));
             System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
                     SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
                     hub.metric("synapse_delivery_terminal_forgotten_total"));
@@ -197,7 +205,8 @@ class DeliveryBench {
         for (Pair pair : pairs) {
             pair.start(perPair, true, pair.index * perPair, latencies);
             long interval = (long) (1e9 / (rate / pairs.size()));
-            Thread t = new Thread(() -> pair.sendAll(perPair, true, interval, latencies, started), "bench-cycle" + pair.index);
+            long first = started + (STAGGER ? interval * pair.index / pairs.size() : 0);
+            Thread t = new Thread(() -> pair.sendAll(perPair, true, interval, latencies, first), "bench-cycle" + pair.index);
             threads.add(t);
             t.start();
         }
@@ -415,11 +424,6 @@ class DeliveryBench {
         }
     }
 
-    /**
-     * A measured cycle cut into its legs as the load generator sees them: the sender's lateness against its
-     * schedule, then each of the four hub round trips (request sent → offer at the recipient; boundary, ack
-     * sent → the recipient's status; outcome sent → the sender's {@code completed} notification).
-     */
     /** Completion times of the measured cycles, for the line that places the slow ones in time. */
     static final class Finished {
         private volatile long[] owner;
@@ -435,6 +439,23 @@ class DeliveryBench {
                 }
             }
             at[index] = nanos;
+        }
+
+        /** The hub process's age in seconds when the first measured cycle finished (within ~10 ms: the start is in clock ticks). */
+        double hubUptimeAtFirst(long[] latencies, long pid) {
+            long[] finished = owner == latencies ? at : null;
+            long first = Long.MAX_VALUE;
+            for (long f : finished == null ? new long[0] : finished) {
+                if (f != 0) {
+                    first = Math.min(first, f);
+                }
+            }
+            java.util.Optional<java.time.Instant> started = ProcessHandle.of(pid).flatMap(h -> h.info().startInstant());
+            if (first == Long.MAX_VALUE || started.isEmpty()) {
+                return Double.NaN;
+            }
+            long firstWallMillis = System.currentTimeMillis() - (System.nanoTime() - first) / 1_000_000L;
+            return (firstWallMillis - started.get().toEpochMilli()) / 1e3;
         }
 
         /** For each window after the first finished cycle: how many took longer than {@code bound}, and the worst. */
@@ -472,6 +493,11 @@ class DeliveryBench {
         }
     }
 
+    /**
+     * A measured cycle cut into its legs as the load generator sees them: the sender's lateness against its
+     * schedule, then each of the four hub round trips (request sent → offer at the recipient; boundary, ack
+     * sent → the recipient's status; outcome sent → the sender's {@code completed} notification).
+     */
     static final class Legs {
         static final int PACING = 0;
         static final int REQUEST = 1;

@@ -43,7 +43,8 @@ import org.switchboard.itests.support.RawWebSocket;
  * {@code bench.pid} names the hub process of an external hub for the CPU figure (a started hub is
  * known); {@code bench.jfr=/path.jfr} records a JFR profile ({@code settings=profile}) of the hub
  * during the measured run; {@code bench.hub-java-opts} replaces the started hub's JVM options
- * ({@code HubServer}'s default is {@code -Xmx1g -XX:+UseParallelGC}). The result line carries the hub's CPU time per measured chat and the
+ * ({@code HubServer}'s default is {@code -Xmx1g -XX:+UseParallelGC}); {@code bench.hub-env=KEY=value,…} adds
+ * settings to the started hub's environment. The result line carries the hub's CPU time per measured chat and the
  * load average before and after, because the machine is shared.
  */
 class SynapseChatBench {
@@ -67,6 +68,12 @@ class SynapseChatBench {
         String javaOpts = System.getProperty("bench.hub-java-opts", HubServer.BENCH_JVM);
         if (!javaOpts.isBlank()) {
             env.put("HUB_JAVA_OPTS", javaOpts);
+        }
+        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
         }
         HubServer hub = external.isBlank() ? HubServer.start(env) : null;
         URI uri = hub == null ? URI.create(external) : hub.webSocketUri();

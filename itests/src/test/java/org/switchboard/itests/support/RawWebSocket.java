@@ -55,6 +55,9 @@ public final class RawWebSocket implements AutoCloseable {
             if (receiveBuffer > 0) {
                 socket.setReceiveBufferSize(receiveBuffer); // before connect, so the window is announced small
             }
+            // as the Python, JavaScript and Go clients do: without it a frame written while the previous one is
+            // unacknowledged waits for that ACK (Nagle), which the hub sends with its answer a commit later
+            socket.setTcpNoDelay(true);
             socket.connect(new InetSocketAddress("127.0.0.1", port), 5000);
             socket.setSoTimeout(15000);
             return new RawWebSocket(socket);
