@@ -444,12 +444,7 @@ class DeliveryBench {
         /** The hub process's age in seconds when the first measured cycle finished (within ~10 ms: the start is in clock ticks). */
         double hubUptimeAtFirst(long[] latencies, long pid) {
             long[] finished = owner == latencies ? at : null;
-            long first = Long.MAX_VALUE;
-            for (long f : finished == null ? new long[0] : finished) {
-                if (f != 0) {
-                    first = Math.min(first, f);
-                }
-            }
+            long first = finished == null ? Long.MAX_VALUE : firstFinished(finished);
             java.util.Optional<java.time.Instant> started = ProcessHandle.of(pid).flatMap(h -> h.info().startInstant());
             if (first == Long.MAX_VALUE || started.isEmpty()) {
                 return Double.NaN;
@@ -458,17 +453,30 @@ class DeliveryBench {
             return (firstWallMillis - started.get().toEpochMilli()) / 1e3;
         }
 
+        /** The earliest completion time recorded (0 marks a cycle that did not finish); Long.MAX_VALUE when none. */
+        private static long firstFinished(long[] finished) {
+            long first = Long.MAX_VALUE;
+            for (long f : finished) {
+                if (f != 0) {
+                    first = Math.min(first, f);
+                }
+            }
+            return first;
+        }
+
         /** For each window after the first finished cycle: how many took longer than {@code bound}, and the worst. */
         String overByWindow(long[] latencies, long bound, long window) {
             long[] finished = owner == latencies ? at : null;
             if (finished == null) {
                 return "none";
             }
-            long first = Long.MAX_VALUE;
+            long first = firstFinished(finished);
+            if (first == Long.MAX_VALUE) {
+                return "none";
+            }
             long last = Long.MIN_VALUE;
             for (long f : finished) {
                 if (f != 0) {
-                    first = Math.min(first, f);
                     last = Math.max(last, f);
                 }
             }
