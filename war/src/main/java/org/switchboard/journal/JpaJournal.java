@@ -69,10 +69,11 @@ public class JpaJournal implements Journal {
     /** Chunks filled below this percentage are rewritten. */
     static final int COMPACT_FILL_RATE = 80;
     /**
-     * At most this much is rewritten per run. A run holds H2's store lock, so commits wait for it: 64 MB
-     * every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 1 MB every second ~3 ms.
+     * Configuration key for the most a compaction run rewrites (environment
+     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 2 MiB). A run holds H2's store lock, so commits
+     * wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement.
      */
-    static final int COMPACT_MAX_WRITE_BYTES = 2 << 20;
+    public static final String COMPACT_MAX_WRITE_KEY = "hub.journal.compact-max-write-bytes";
     /** Past this many chunks, young or old, a run compacts anyway (~15 MB of H2's heap). */
     static final int COMPACT_HARD_LIMIT_CHUNKS = 65_536;
     /** Seqs a retention delete covers per statement (and commit). */
@@ -108,6 +109,10 @@ public class JpaJournal implements Journal {
     @Inject
     @ConfigProperty(name = COMPACT_ABOVE_CHUNKS_KEY, defaultValue = "4096")
     int compactAboveChunks;
+
+    @Inject
+    @ConfigProperty(name = COMPACT_MAX_WRITE_KEY, defaultValue = "2097152")
+    int compactMaxWriteBytes;
 
     @Inject
     @ConfigProperty(name = LINGER_FLOOR_KEY, defaultValue = "2000")
@@ -156,6 +161,9 @@ public class JpaJournal implements Journal {
         completions = Executors.newSingleThreadExecutor(ownThreads);
         if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
             throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
+        }
+        if (compactMaxWriteBytes < 4096) {
+            throw new IllegalStateException(COMPACT_MAX_WRITE_KEY + " must be at least 4096 (bytes), not " + compactMaxWriteBytes);
         }
         if (lingerRows < 0 || lingerRows > GroupCommitPolicy.DEFAULT.maxRowsPerBatch()) {
             throw new IllegalStateException(LINGER_ROWS_KEY + " must be 0 to " + GroupCommitPolicy.DEFAULT.maxRowsPerBatch()
@@ -206,7 +214,7 @@ public class JpaJournal implements Journal {
             return;
         }
         long started = System.nanoTime();
-        int after = store.compactFile(COMPACT_FILL_RATE, COMPACT_MAX_WRITE_BYTES);
+        int after = store.compactFile(COMPACT_FILL_RATE, compactMaxWriteBytes);
         long nanos = System.nanoTime() - started;
         boolean first = compactionStats.compacted(after, nanos);
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
