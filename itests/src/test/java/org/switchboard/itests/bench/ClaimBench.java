@@ -61,8 +61,6 @@ class ClaimBench {
     /** {@code open} (default), {@code paranoid}, or {@code both} (open, then paranoid, and their ratio). */
     private static final String POSTURE = System.getProperty("bench.posture", "open");
     private static final int NONCE_CACHE = Integer.getInteger("bench.nonce-cache", 1_048_576);
-    /** Extra hub settings for every hub this benchmark starts: {@code KEY=value,KEY=value} (environment names). */
-    private static final String HUB_ENV = System.getProperty("bench.hub-env", "");
     private static final String TOKEN = "claim-bench-connect-" + Long.toHexString(System.nanoTime());
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final JsonProvider JSON = JsonProvider.provider();
@@ -105,12 +103,7 @@ class ClaimBench {
         if (paranoid) {
             env.putAll(paranoidEnv(db.resolveSibling(db.getFileName() + "-material")));
         }
-        for (String setting : HUB_ENV.split(",")) {
-            int eq = setting.indexOf('=');
-            if (eq > 0) {
-                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-            }
-        }
+        HubProcess.withBenchHubEnv(env);
         try (HubServer hub = HubServer.start(env)) {
             awaitReady(hub);
             return measure(hub.webSocketUri(), hub.pid(), paranoid);

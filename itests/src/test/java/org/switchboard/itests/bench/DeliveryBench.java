@@ -84,12 +84,7 @@ class DeliveryBench {
         if (!war.isEmpty()) {
             hubEnv.put("HUB_WAR", war);
         }
-        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
-            int eq = setting.indexOf('=');
-            if (eq > 0) {
-                hubEnv.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-            }
-        }
+        HubProcess.withBenchHubEnv(hubEnv);
         try (HubServer hub = HubServer.start(hubEnv)) {
             awaitApplication(hub);
             List<Pair> all = new ArrayList<>();

@@ -235,12 +235,7 @@ class ForwardBench {
         if (!war.isEmpty()) {
             out.put("HUB_WAR", war);
         }
-        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
-            int eq = setting.indexOf('=');
-            if (eq > 0) {
-                out.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-            }
-        }
+        HubProcess.withBenchHubEnv(out);
         return out;
     }
 

@@ -7,10 +7,24 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** What the benchmarks read about a hub process and the machine: its CPU time, the load average, jcmd. */
+/**
+ * What the benchmarks read about a hub process and the machine (its CPU time, the load average, jcmd), and
+ * the hub settings they pass on from {@code bench.hub-env}.
+ */
 final class HubProcess {
 
     private HubProcess() {
+    }
+
+    /** Adds the {@code bench.hub-env} settings ({@code KEY=value,KEY=value}) to a started hub's {@code env}; returns it. */
+    static java.util.Map<String, String> withBenchHubEnv(java.util.Map<String, String> env) {
+        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
+            int eq = setting.indexOf('=');
+            if (eq > 0) {
+                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
+            }
+        }
+        return env;
     }
 
     /** User plus system CPU time of a process (0 when unknown or no process). */

@@ -63,12 +63,7 @@ class StormBench {
         if (!war.isEmpty()) {
             env.put("HUB_WAR", war);
         }
-        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
-            int eq = setting.indexOf('=');
-            if (eq > 0) {
-                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-            }
-        }
+        HubProcess.withBenchHubEnv(env);
         try (HubServer hub = HubServer.start(env)) {
             run(hub.pid(), hub.port());
         }

@@ -69,12 +69,7 @@ class SynapseChatBench {
         if (!javaOpts.isBlank()) {
             env.put("HUB_JAVA_OPTS", javaOpts);
         }
-        for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
-            int eq = setting.indexOf('=');
-            if (eq > 0) {
-                env.put(setting.substring(0, eq).trim(), setting.substring(eq + 1).trim());
-            }
-        }
+        HubProcess.withBenchHubEnv(env);
         HubServer hub = external.isBlank() ? HubServer.start(env) : null;
         URI uri = hub == null ? URI.create(external) : hub.webSocketUri();
         try {
