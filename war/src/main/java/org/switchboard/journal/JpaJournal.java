@@ -159,17 +159,8 @@ public class JpaJournal implements Journal {
         reader.alreadyQuarantined(store.quarantinedStillPresent());
         long lastSeq = store.maxSeq();
         completions = Executors.newSingleThreadExecutor(ownThreads);
-        if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
-            throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
-        }
-        if (compactMaxWriteBytes < 4096) {
-            throw new IllegalStateException(COMPACT_MAX_WRITE_KEY + " must be at least 4096 (bytes), not " + compactMaxWriteBytes);
-        }
-        if (lingerRows < 0 || lingerRows > GroupCommitPolicy.DEFAULT.maxRowsPerBatch()) {
-            throw new IllegalStateException(LINGER_ROWS_KEY + " must be 0 to " + GroupCommitPolicy.DEFAULT.maxRowsPerBatch()
-                    + ", not " + lingerRows);
-        }
-        GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000).withLingerRows(lingerRows);
+        checkCompactMaxWrite(compactMaxWriteBytes);
+        GroupCommitPolicy policy = commitPolicy(lingerFloorMicros, lingerRows);
         if (lingerFloorMicros > 0) {
             LOG.info(() -> "journal: while appends keep coming, a small commit batch waits at least " + lingerFloorMicros
                     + " us for more (" + LINGER_FLOOR_KEY + ")");
@@ -223,6 +214,25 @@ public class JpaJournal implements Journal {
                     + compactionStats.oldChunks() + " of them old, " + after + " after)");
         } else {
             LOG.fine(() -> "journal: H2 file compacted in " + millis + " ms, " + file.chunks() + " -> " + after + " chunks");
+        }
+    }
+
+    /** The group-commit policy {@link #LINGER_FLOOR_KEY} and {@link #LINGER_ROWS_KEY} describe; refuses values out of range. */
+    static GroupCommitPolicy commitPolicy(long lingerFloorMicros, int lingerRows) {
+        if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
+            throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
+        }
+        if (lingerRows < 0 || lingerRows > GroupCommitPolicy.DEFAULT.maxRowsPerBatch()) {
+            throw new IllegalStateException(LINGER_ROWS_KEY + " must be 0 to " + GroupCommitPolicy.DEFAULT.maxRowsPerBatch()
+                    + ", not " + lingerRows);
+        }
+        return GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000).withLingerRows(lingerRows);
+    }
+
+    /** Refuses a {@link #COMPACT_MAX_WRITE_KEY} below one H2 block. */
+    static void checkCompactMaxWrite(int bytes) {
+        if (bytes < 4096) {
+            throw new IllegalStateException(COMPACT_MAX_WRITE_KEY + " must be at least 4096 (bytes), not " + bytes);
         }
     }
 
