@@ -196,6 +196,7 @@ class SynapseMailboxIT {
         long waitingBefore = outboxPending();
         try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), recipient, mailbox(0))) {
             bob.expect(f -> f.getBoolean("replayed", false) && f.getJsonNumber("seq").longValue() == seq, WAIT);
+            awaitOffline(bob, sender); // a sender still online takes the receipt at once instead of the outbox
             bob.send(SynapseClient.frame("ack", "all", "").add("seq", seq));
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (outboxPending() <= waitingBefore) {
@@ -204,6 +205,20 @@ class SynapseMailboxIT {
             }
         }
         return seq;
+    }
+
+    /** Asks the hub through {@code asker} until {@code name} is no longer online (its socket's close is processed). */
+    private static void awaitOffline(SynapseClient asker, String name) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (true) {
+            asker.send(SynapseClient.frame("who_request", "System", "who"));
+            JsonObject who = asker.expect(f -> "who_snapshot".equals(f.getString("type", "")), WAIT);
+            if (!who.getJsonArray("online_agents").contains(jakarta.json.Json.createValue(name))) {
+                return;
+            }
+            assertTrue(System.nanoTime() < deadline, name + " still online");
+            Thread.sleep(50);
+        }
     }
 
     /** {@code sender} registers and gets the deferred receipt of {@code seq} that waited for it. */
