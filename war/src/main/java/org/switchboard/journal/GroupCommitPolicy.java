@@ -18,9 +18,13 @@ package org.switchboard.journal;
  *                          moderate steady rate fast commits otherwise carry a few rows each, and their
  *                          fixed cost then dominates the hub's CPU (issue 18: 3.8 and 1.8 events per
  *                          commit on two peered hubs at 1,000 forwards/s)
+ * @param promptLingerFloorNanos the floor instead, when it is shorter, for a batch that holds a prompt
+ *                          append: one a client waits on before its next step (a session-bound delivery
+ *                          request or stage report, four round trips per cycle), where each wait adds
+ *                          to the client's latency; 0 = prompt appends wait as long as any other
  */
 public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos, int lingerRows,
-                                long lingerNanos, long lingerFloorNanos) {
+                                long lingerNanos, long lingerFloorNanos, long promptLingerFloorNanos) {
 
     /**
      * Defaults sized for a few hundred rows per commit on an embedded database. The linger matters
@@ -41,23 +45,31 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
 
     /** A policy without a linger floor. */
     public GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idleParkNanos, int lingerRows, long lingerNanos) {
-        this(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, 0);
+        this(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, 0, 0);
     }
 
     /** This policy with a small batch waiting at least {@code nanos} (0 = no floor). */
     public GroupCommitPolicy withLingerFloor(long nanos) {
-        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, nanos);
+        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, nanos,
+                promptLingerFloorNanos);
     }
 
     /** This policy with a small batch committing as soon as it holds {@code rows} rows (0 = never wait). */
     public GroupCommitPolicy withLingerRows(int rows) {
-        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, rows, lingerNanos, lingerFloorNanos);
+        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, rows, lingerNanos, lingerFloorNanos,
+                promptLingerFloorNanos);
+    }
+
+    /** This policy with a batch holding a prompt append waiting at least {@code nanos}, if shorter than the floor. */
+    public GroupCommitPolicy withPromptLingerFloor(long nanos) {
+        return new GroupCommitPolicy(maxRowsPerBatch, maxQueuedRows, idleParkNanos, lingerRows, lingerNanos, lingerFloorNanos,
+                nanos);
     }
 
     /** Validates the bounds. */
     public GroupCommitPolicy {
         if (maxRowsPerBatch < 1 || maxQueuedRows < maxRowsPerBatch || idleParkNanos < 1 || lingerRows < 0
-                || lingerNanos < 0 || lingerFloorNanos < 0) {
+                || lingerNanos < 0 || lingerFloorNanos < 0 || promptLingerFloorNanos < 0) {
             throw new IllegalArgumentException("invalid group commit policy");
         }
     }
@@ -67,12 +79,17 @@ public record GroupCommitPolicy(int maxRowsPerBatch, int maxQueuedRows, long idl
         return (lingerNanos > 0 || lingerFloorNanos > 0) && rows < Math.min(lingerRows, maxRowsPerBatch);
     }
 
+    /** The floor of a batch: the shorter prompt floor when it holds a prompt append and one is set. */
+    long floorFor(boolean prompt) {
+        return prompt && promptLingerFloorNanos > 0 ? Math.min(lingerFloorNanos, promptLingerFloorNanos) : lingerFloorNanos;
+    }
+
     /**
      * How long a small batch waits, given how long the previous commit took and how many rows are
-     * expected to arrive within the floor.
+     * expected to arrive within its floor ({@link #floorFor}).
      */
-    long lingerAfter(long lastCommitNanos, double rowsExpectedWithinFloor) {
+    long lingerAfter(long lastCommitNanos, double rowsExpectedWithinFloor, boolean prompt) {
         long afterCommit = Math.max(0, Math.min(lingerNanos, lastCommitNanos));
-        return rowsExpectedWithinFloor >= 1.0 ? Math.max(lingerFloorNanos, afterCommit) : afterCommit;
+        return rowsExpectedWithinFloor >= 1.0 ? Math.max(floorFor(prompt), afterCommit) : afterCommit;
     }
 }

@@ -55,6 +55,7 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean writerIdle;
     private volatile boolean writerLingering;
+    private volatile boolean writerLingerPrompt;
     private volatile boolean writerDone;
     private volatile Thread writer;
     private volatile long committedSeq;
@@ -115,6 +116,15 @@ public final class GroupCommitter implements AutoCloseable {
      */
     public CompletableFuture<long[]> submit(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
                                             List<SideRow> sideRows) {
+        return submit(events, outbox, sideRows, false);
+    }
+
+    /**
+     * As {@link #submit(List, List, List)}; a {@code prompt} append is one a client waits on before its
+     * next step, so its batch lingers at most {@link GroupCommitPolicy#floorFor the prompt floor}.
+     */
+    public CompletableFuture<long[]> submit(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
+                                            List<SideRow> sideRows, boolean prompt) {
         Pending pending;
         try {
             pending = Pending.of(events == null ? List.of() : events, outbox == null ? List.of() : outbox,
@@ -122,6 +132,7 @@ public final class GroupCommitter implements AutoCloseable {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
+        pending.prompt = prompt;
         if (pending.size() == 0) {
             return CompletableFuture.completedFuture(new long[0]);
         }
@@ -149,8 +160,9 @@ public final class GroupCommitter implements AutoCloseable {
     private CompletableFuture<long[]> enqueue(Pending pending) {
         pending.enqueuedNanos = System.nanoTime();
         queue.add(pending);
-        if (writerIdle || (writerLingering && queuedRows.get() >= policy.lingerRows())) {
-            // A lingering writer has what it waited for: commit now rather than at the end of the wait.
+        if (writerIdle || (writerLingering && (queuedRows.get() >= policy.lingerRows()
+                || (pending.prompt && !writerLingerPrompt)))) {
+            // A lingering writer has what it waited for, or a prompt append that may shorten its wait.
             LockSupport.unpark(writer);
         } else if (writerDone) {
             // Raced with shutdown after the writer's final drain: nobody else will see this append.
@@ -231,17 +243,34 @@ public final class GroupCommitter implements AutoCloseable {
                 batch.add(first);
                 int rows = first.size();
                 rows = takeMore(batch, rows);
-                appendRate.taken(rows, System.nanoTime());
-                long linger = policy.shouldLinger(rows) && running
-                        ? policy.lingerAfter(lastCommitNanos, appendRate.expectedWithin(policy.lingerFloorNanos())) : 0;
+                long started = System.nanoTime();
+                appendRate.taken(rows, started);
+                boolean prompt = anyPrompt(batch, 0);
+                long linger = lingerFor(rows, prompt);
                 if (linger > 0) {
                     // Let concurrent appenders fill the transaction: its fixed cost dominates small batches.
+                    long deadline = started + linger;
+                    writerLingerPrompt = prompt;
                     writerLingering = true;
-                    if (queuedRows.get() < policy.lingerRows()) {
-                        long parked = System.nanoTime();
-                        LockSupport.parkNanos(this, linger);
-                        lingeredNanos += System.nanoTime() - parked;
+                    long now = started;
+                    while (running && now < deadline && queuedRows.get() < policy.lingerRows()) {
+                        LockSupport.parkNanos(this, deadline - now);
+                        int before = rows;
+                        int sizeBefore = batch.size();
+                        rows = takeMore(batch, rows);
+                        now = System.nanoTime();
+                        appendRate.taken(rows - before, now);
+                        if (!prompt && anyPrompt(batch, sizeBefore)) {
+                            // A prompt append joined: the batch's wait shrinks to its floor, from the start.
+                            prompt = true;
+                            writerLingerPrompt = true;
+                            deadline = Math.min(deadline, started + lingerFor(rows, true));
+                        }
+                        if (!policy.shouldLinger(rows)) {
+                            break;
+                        }
                     }
+                    lingeredNanos += now - started;
                     writerLingering = false;
                     int before = rows;
                     rows = takeMore(batch, rows);
@@ -256,6 +285,24 @@ public final class GroupCommitter implements AutoCloseable {
             failAll(new JournalUnavailableException("journal writer stopped"));
             stopped.countDown();
         }
+    }
+
+    /** How long a batch of {@code rows} waits for more appends (0 = commit now). */
+    private long lingerFor(int rows, boolean prompt) {
+        if (!policy.shouldLinger(rows) || !running) {
+            return 0;
+        }
+        return policy.lingerAfter(lastCommitNanos, appendRate.expectedWithin(policy.floorFor(prompt)), prompt);
+    }
+
+    /** Whether any append of the batch from index {@code from} on is prompt. */
+    private static boolean anyPrompt(List<Pending> batch, int from) {
+        for (int i = Math.max(0, from); i < batch.size(); i++) {
+            if (batch.get(i).prompt) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves queued appends into the batch while they fit; returns the batch's row count. */
@@ -377,6 +424,7 @@ public final class GroupCommitter implements AutoCloseable {
         final List<SideRow> sideRows;
         final CompletableFuture<long[]> future = new CompletableFuture<>();
         long enqueuedNanos;
+        boolean prompt;
 
         private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames,
                         List<SideRow> sideRows) {

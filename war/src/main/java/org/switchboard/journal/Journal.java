@@ -26,6 +26,15 @@ public interface Journal {
     CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox);
 
     /**
+     * As {@link #append(List, List)} for a change its client waits on before its next step (a delivery
+     * request or stage report): the group commit lingers less for it (the prompt floor of
+     * {@code hub.journal.commit-linger-prompt-floor-micros}).
+     */
+    default CompletableFuture<long[]> appendPrompt(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        return append(events, outbox);
+    }
+
+    /**
      * As {@link #append(List, List)}, with {@link SideRow}s of other tables in the same transaction
      * (side rows alone join the writer's next transaction). A journal that cannot write them
      * ({@link #writesSideRows()} false) fails the append when any are given.

@@ -66,6 +66,12 @@ public class JpaJournal implements Journal {
      * (environment {@code HUB_JOURNAL_COMMIT_LINGER_ROWS}, default 64; 0 never waits). See {@link GroupCommitPolicy}.
      */
     public static final String LINGER_ROWS_KEY = "hub.journal.commit-linger-rows";
+    /**
+     * The floor instead, when shorter, for a batch holding a prompt append ({@link Journal#appendPrompt}: a
+     * delivery request or stage report, which its client waits on), in microseconds (environment
+     * {@code HUB_JOURNAL_COMMIT_LINGER_PROMPT_FLOOR_MICROS}, default 1000; 0 = the plain floor for all).
+     */
+    public static final String LINGER_PROMPT_FLOOR_KEY = "hub.journal.commit-linger-prompt-floor-micros";
     /** Chunks filled below this percentage are rewritten. */
     static final int COMPACT_FILL_RATE = 80;
     /**
@@ -122,6 +128,10 @@ public class JpaJournal implements Journal {
     @ConfigProperty(name = LINGER_ROWS_KEY, defaultValue = "64")
     int lingerRows;
 
+    @Inject
+    @ConfigProperty(name = LINGER_PROMPT_FLOOR_KEY, defaultValue = "1000")
+    long lingerPromptFloorMicros;
+
     private final FileCompactionStats compactionStats = new FileCompactionStats();
 
     private JournalReader reader;
@@ -160,10 +170,11 @@ public class JpaJournal implements Journal {
         long lastSeq = store.maxSeq();
         completions = Executors.newSingleThreadExecutor(ownThreads);
         checkCompactMaxWrite(compactMaxWriteBytes);
-        GroupCommitPolicy policy = commitPolicy(lingerFloorMicros, lingerRows);
+        GroupCommitPolicy policy = commitPolicy(lingerFloorMicros, lingerRows, lingerPromptFloorMicros);
         if (lingerFloorMicros > 0) {
             LOG.info(() -> "journal: while appends keep coming, a small commit batch waits at least " + lingerFloorMicros
-                    + " us for more (" + LINGER_FLOOR_KEY + ")");
+                    + " us for more (" + LINGER_FLOOR_KEY + "), " + policy.floorFor(true) / 1000
+                    + " us when a client waits on it (" + LINGER_PROMPT_FLOOR_KEY + ")");
         }
         outboxAudiences.seed(store.pendingOutboxSenders());
         committer = new GroupCommitter(policy, this::write, completions,
@@ -217,16 +228,23 @@ public class JpaJournal implements Journal {
         }
     }
 
-    /** The group-commit policy {@link #LINGER_FLOOR_KEY} and {@link #LINGER_ROWS_KEY} describe; refuses values out of range. */
-    static GroupCommitPolicy commitPolicy(long lingerFloorMicros, int lingerRows) {
+    /**
+     * The group-commit policy {@link #LINGER_FLOOR_KEY}, {@link #LINGER_ROWS_KEY} and
+     * {@link #LINGER_PROMPT_FLOOR_KEY} describe; refuses values out of range.
+     */
+    static GroupCommitPolicy commitPolicy(long lingerFloorMicros, int lingerRows, long promptFloorMicros) {
         if (lingerFloorMicros < 0 || lingerFloorMicros > 100_000) {
             throw new IllegalStateException(LINGER_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + lingerFloorMicros);
+        }
+        if (promptFloorMicros < 0 || promptFloorMicros > 100_000) {
+            throw new IllegalStateException(LINGER_PROMPT_FLOOR_KEY + " must be 0 to 100000 (microseconds), not " + promptFloorMicros);
         }
         if (lingerRows < 0 || lingerRows > GroupCommitPolicy.DEFAULT.maxRowsPerBatch()) {
             throw new IllegalStateException(LINGER_ROWS_KEY + " must be 0 to " + GroupCommitPolicy.DEFAULT.maxRowsPerBatch()
                     + ", not " + lingerRows);
         }
-        return GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000).withLingerRows(lingerRows);
+        return GroupCommitPolicy.DEFAULT.withLingerFloor(lingerFloorMicros * 1000).withLingerRows(lingerRows)
+                .withPromptLingerFloor(promptFloorMicros * 1000);
     }
 
     /** Refuses a {@link #COMPACT_MAX_WRITE_KEY} below one H2 block. */
@@ -273,6 +291,11 @@ public class JpaJournal implements Journal {
     public CompletableFuture<long[]> append(List<JournalEvent.Draft> events, List<OutboxRow> outbox,
                                             List<SideRow> sideRows) {
         return committer.submit(events, outbox, sideRows);
+    }
+
+    @Override
+    public CompletableFuture<long[]> appendPrompt(List<JournalEvent.Draft> events, List<OutboxRow> outbox) {
+        return committer.submit(events, outbox, SideRows.take(), true);
     }
 
     @Override

@@ -203,10 +203,10 @@ class GroupCommitterTest {
         GroupCommitPolicy policy = new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 4_000_000);
         assertTrue(policy.shouldLinger(63));
         assertFalse(policy.shouldLinger(64));
-        assertEquals(1_500_000, policy.lingerAfter(1_500_000, 0));
-        assertEquals(4_000_000, policy.lingerAfter(90_000_000, 0));
-        assertEquals(0, policy.lingerAfter(0, 0));
-        assertEquals(1_000_000, GroupCommitPolicy.DEFAULT.lingerAfter(90_000_000, 0), "the default waits at most 1 ms");
+        assertEquals(1_500_000, policy.lingerAfter(1_500_000, 0, false));
+        assertEquals(4_000_000, policy.lingerAfter(90_000_000, 0, false));
+        assertEquals(0, policy.lingerAfter(0, 0, false));
+        assertEquals(1_000_000, GroupCommitPolicy.DEFAULT.lingerAfter(90_000_000, 0, false), "the default waits at most 1 ms");
         assertFalse(new GroupCommitPolicy(512, 100_000, 1_000_000).shouldLinger(1), "the 3-argument policy never waits");
         assertFalse(new GroupCommitPolicy(8, 100, 1_000_000, 64, 1_000_000).shouldLinger(8), "a full batch never waits");
     }
@@ -469,13 +469,61 @@ class GroupCommitterTest {
     void aLingerFloorHoldsASmallBatchOnlyWhileMoreRowsAreExpectedWithinIt() {
         GroupCommitPolicy plain = GroupCommitPolicy.DEFAULT;
         GroupCommitPolicy floored = GroupCommitPolicy.DEFAULT.withLingerFloor(3_000_000);
-        assertEquals(200_000, plain.lingerAfter(200_000, 5), "without a floor: the previous commit's time");
-        assertEquals(3_000_000, floored.lingerAfter(200_000, 1.0), "with one and a row expected: at least the floor");
-        assertEquals(3_000_000, floored.lingerAfter(50_000_000, 4), "the cap (1 ms) does not cut the floor");
-        assertEquals(200_000, floored.lingerAfter(200_000, 0.4), "no row expected within the floor: no floor");
+        assertEquals(200_000, plain.lingerAfter(200_000, 5, false), "without a floor: the previous commit's time");
+        assertEquals(3_000_000, floored.lingerAfter(200_000, 1.0, false), "with one and a row expected: at least the floor");
+        assertEquals(3_000_000, floored.lingerAfter(50_000_000, 4, false), "the cap (1 ms) does not cut the floor");
+        assertEquals(200_000, floored.lingerAfter(200_000, 0.4, false), "no row expected within the floor: no floor");
         assertTrue(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, 0).withLingerFloor(1).shouldLinger(1),
                 "a floor alone makes a small batch wait");
         assertFalse(floored.shouldLinger(64), "a batch of the linger size commits at once");
+    }
+
+    @Test
+    void aBatchHoldingAPromptAppendWaitsThePromptFloorWhenItIsTheShorter() {
+        GroupCommitPolicy policy = GroupCommitPolicy.DEFAULT.withLingerFloor(2_000_000).withPromptLingerFloor(1_000_000);
+        assertEquals(2_000_000, policy.floorFor(false));
+        assertEquals(1_000_000, policy.floorFor(true));
+        assertEquals(1_000_000, policy.lingerAfter(200_000, 3, true), "prompt: its own floor");
+        assertEquals(2_000_000, policy.lingerAfter(200_000, 3, false), "plain: the floor");
+        assertEquals(2_000_000, GroupCommitPolicy.DEFAULT.withLingerFloor(2_000_000).lingerAfter(200_000, 3, true),
+                "no prompt floor set: prompt appends wait the plain floor");
+        assertEquals(500_000, GroupCommitPolicy.DEFAULT.withLingerFloor(500_000).withPromptLingerFloor(1_000_000)
+                .floorFor(true), "a prompt floor longer than the floor never lengthens the wait");
+        assertEquals(200_000, policy.lingerAfter(200_000, 0.5, true), "no row expected: no floor, prompt or not");
+    }
+
+    /**
+     * A writer with a 4 s floor and the given prompt floor that believes rows are pouring in (a million a
+     * second), so every small batch lingers.
+     */
+    private void startBelievingRowsPourIn(long promptFloorNanos) {
+        committer = new GroupCommitter(new GroupCommitPolicy(512, 100_000, 1_000_000, 8, 0).withLingerFloor(4_000_000_000L)
+                .withPromptLingerFloor(promptFloorNanos), sink, completions, () -> 1767226100.5, 0, 0, AppendRate.steady(1e-3));
+        committer.start(Thread::new);
+    }
+
+    @Test
+    void aPromptAppendShortensALingerAlreadyUnderWay() throws Exception {
+        startBelievingRowsPourIn(100_000_000L);
+        long started = System.nanoTime();
+        CompletableFuture<long[]> plain = committer.submit(one("chat", 1), List.of());
+        Thread.sleep(300);
+        assertFalse(plain.isDone(), "a plain append lingers for the 4 s floor");
+        CompletableFuture<long[]> prompt = committer.submit(one("delivery_transition", 2), List.of(), List.of(), true);
+        assertArrayEquals(new long[] {2}, prompt.get(3, TimeUnit.SECONDS));
+        assertArrayEquals(new long[] {1}, plain.get(3, TimeUnit.SECONDS));
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(millis < 2_000, "the prompt append cut the batch's wait to its 100 ms floor: " + millis + " ms");
+        assertEquals(1, sink.committed.size(), "both appends rode in one transaction");
+    }
+
+    @Test
+    void aPromptAppendAloneWaitsOnlyThePromptFloor() throws Exception {
+        startBelievingRowsPourIn(50_000_000L);
+        long started = System.nanoTime();
+        committer.submit(one("delivery_transition", 1), List.of(), List.of(), true).get(3, TimeUnit.SECONDS);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(millis >= 40 && millis < 2_000, "waited the 50 ms prompt floor, not the 4 s one: " + millis + " ms");
     }
 
     @Test

@@ -24,6 +24,7 @@ public final class InMemoryJournal implements Journal {
     private boolean failAppends;
     private boolean writesSideRows;
     private final List<Write> sideRowWrites = new ArrayList<>();
+    private final List<String> promptKinds = new ArrayList<>();
 
     /** One append that carried side rows: its event kinds and the rows, committed together. */
     public record Write(List<String> kinds, List<SideRow> sideRows) {
@@ -77,6 +78,17 @@ public final class InMemoryJournal implements Journal {
 
     public synchronized List<JournalEvent> events() {
         return List.copyOf(events);
+    }
+
+    @Override
+    public synchronized CompletableFuture<long[]> appendPrompt(List<JournalEvent.Draft> drafts, List<OutboxRow> rows) {
+        drafts.forEach(draft -> promptKinds.add(draft.kind()));
+        return append(drafts, rows);
+    }
+
+    /** The kinds of the events appended as prompt appends ({@link Journal#appendPrompt}), in order. */
+    public synchronized List<String> promptKinds() {
+        return List.copyOf(promptKinds);
     }
 
     @Override

@@ -302,7 +302,7 @@ public final class DeliveryService {
                 default -> {
                 }
             }
-            commit = ctx.journal().append(events, List.of());
+            commit = ctx.journal().appendPrompt(events, List.of());
             track(key, commit);
         }
         Aggregate admitted = candidate;
@@ -550,7 +550,7 @@ public final class DeliveryService {
                 }
                 return null;
             }
-            commit = ctx.journal().append(events, List.of());
+            commit = ctx.journal().appendPrompt(events, List.of());
             track(after.operationKey(), commit);
         }
         return commit.whenComplete((seqs, failure) -> {

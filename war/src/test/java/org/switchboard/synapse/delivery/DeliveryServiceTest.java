@@ -230,6 +230,11 @@ class DeliveryServiceTest {
                 .map(JournalEvent::seq).toList();
         assertEquals(1, count(journal, DeliveryJournal.DELIVERED));
         assertEquals(transitions, marked(journal));
+        // the request and each stage change are what a client waits on; the delivered marker is not
+        List<String> prompt = journal.promptKinds();
+        assertEquals(10, prompt.stream().filter(DeliveryJournal.ACCEPTED::equals).count());
+        assertEquals(10, prompt.stream().filter(DeliveryJournal.TRANSITION::equals).count());
+        assertFalse(prompt.contains(DeliveryJournal.DELIVERED));
     }
 
     @Test
