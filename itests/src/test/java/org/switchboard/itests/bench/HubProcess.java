@@ -81,8 +81,18 @@ final class HubProcess {
         }
     }
 
-    /** Runs one jcmd command against the process (JFR start/stop) and waits for it. */
+    /**
+     * Runs one jcmd command against the process (JFR start/stop) and waits for it. Refuses to start a
+     * recording in a hub that maps a class-data sharing archive: JDK 17 crashed such a JVM (SIGSEGV) at the
+     * next class it loaded from the archive (benchmarks-log.md, "Flight Recorder").
+     */
     static void jcmd(long pid, String... command) throws Exception {
+        java.util.Optional<Path> archive = org.switchboard.itests.support.HubServer.cdsArchive();
+        if (command.length > 0 && command[0].equals("JFR.start") && archive.isPresent()
+                && Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains(archive.get().toString())) {
+            throw new IllegalStateException("the hub maps a class-data sharing archive, and JFR.start crashed such hubs;"
+                    + " run the benchmark with -Dhub.cds=false to profile it");
+        }
         List<String> line = new ArrayList<>(List.of("jcmd", Long.toString(pid)));
         line.addAll(List.of(command));
         new ProcessBuilder(line).inheritIO().start().waitFor();
