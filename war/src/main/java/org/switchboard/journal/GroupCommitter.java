@@ -252,9 +252,9 @@ public final class GroupCommitter implements AutoCloseable {
                     long deadline = started + linger;
                     writerLingerPrompt = prompt;
                     writerLingering = true;
-                    long now = started;
-                    while (running && now < deadline && queuedRows.get() < policy.lingerRows()) {
-                        LockSupport.parkNanos(this, deadline - now);
+                    long now;
+                    while (true) {
+                        // Take what came (an append enqueued before the flags were set woke nobody), then wait.
                         int before = rows;
                         int sizeBefore = batch.size();
                         rows = takeMore(batch, rows);
@@ -266,9 +266,11 @@ public final class GroupCommitter implements AutoCloseable {
                             writerLingerPrompt = true;
                             deadline = Math.min(deadline, started + lingerFor(rows, true));
                         }
-                        if (!policy.shouldLinger(rows)) {
+                        if (!running || now >= deadline || queuedRows.get() >= policy.lingerRows()
+                                || !policy.shouldLinger(rows)) {
                             break;
                         }
+                        LockSupport.parkNanos(this, deadline - now);
                     }
                     lingeredNanos += now - started;
                     writerLingering = false;
