@@ -128,11 +128,10 @@ public final class GroupCommitter implements AutoCloseable {
         Pending pending;
         try {
             pending = Pending.of(events == null ? List.of() : events, outbox == null ? List.of() : outbox,
-                    sideRows == null ? List.of() : sideRows);
+                    sideRows == null ? List.of() : sideRows, prompt);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        pending.prompt = prompt;
         if (pending.size() == 0) {
             return CompletableFuture.completedFuture(new long[0]);
         }
@@ -154,7 +153,7 @@ public final class GroupCommitter implements AutoCloseable {
         if (!accepting) {
             return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
         }
-        return enqueue(Pending.of(List.of(), List.of(), List.of())).thenApply(seqs -> null);
+        return enqueue(Pending.of(List.of(), List.of(), List.of(), false)).thenApply(seqs -> null);
     }
 
     private CompletableFuture<long[]> enqueue(Pending pending) {
@@ -272,11 +271,9 @@ public final class GroupCommitter implements AutoCloseable {
                         }
                         LockSupport.parkNanos(this, deadline - now);
                     }
+                    // the loop ends right after taking what was queued
                     lingeredNanos += now - started;
                     writerLingering = false;
-                    int before = rows;
-                    rows = takeMore(batch, rows);
-                    appendRate.taken(rows - before, System.nanoTime());
                 }
                 queuedRows.addAndGet(-rows);
                 write(batch);
@@ -425,11 +422,12 @@ public final class GroupCommitter implements AutoCloseable {
         final List<String> frames;
         final List<SideRow> sideRows;
         final CompletableFuture<long[]> future = new CompletableFuture<>();
+        final boolean prompt;
         long enqueuedNanos;
-        boolean prompt;
 
         private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames,
-                        List<SideRow> sideRows) {
+                        List<SideRow> sideRows, boolean prompt) {
+            this.prompt = prompt;
             this.kinds = kinds;
             this.payloads = payloads;
             this.outbox = outbox;
@@ -437,7 +435,7 @@ public final class GroupCommitter implements AutoCloseable {
             this.sideRows = sideRows;
         }
 
-        static Pending of(List<JournalEvent.Draft> events, List<OutboxRow> outbox, List<SideRow> sideRows) {
+        static Pending of(List<JournalEvent.Draft> events, List<OutboxRow> outbox, List<SideRow> sideRows, boolean prompt) {
             List<String> kinds = new ArrayList<>(events.size());
             List<String> payloads = new ArrayList<>(events.size());
             for (JournalEvent.Draft draft : events) {
@@ -463,7 +461,7 @@ public final class GroupCommitter implements AutoCloseable {
                     throw new IllegalArgumentException("side row must name its statement");
                 }
             }
-            return new Pending(kinds, payloads, List.copyOf(outbox), frames, List.copyOf(sideRows));
+            return new Pending(kinds, payloads, List.copyOf(outbox), frames, List.copyOf(sideRows), prompt);
         }
 
         /** Rejects here, on the caller's thread, what the table would reject inside a shared batch. */

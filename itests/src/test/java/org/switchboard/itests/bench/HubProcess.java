@@ -6,6 +6,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.switchboard.itests.support.HubServer;
 
 /**
  * What the benchmarks read about a hub process and the machine (its CPU time, the load average, jcmd), and
@@ -17,7 +20,7 @@ final class HubProcess {
     }
 
     /** Adds the {@code bench.hub-env} settings ({@code KEY=value,KEY=value}) to a started hub's {@code env}; returns it. */
-    static java.util.Map<String, String> withBenchHubEnv(java.util.Map<String, String> env) {
+    static Map<String, String> withBenchHubEnv(Map<String, String> env) {
         for (String setting : System.getProperty("bench.hub-env", "").split(",")) {
             int eq = setting.indexOf('=');
             if (eq > 0) {
@@ -87,7 +90,7 @@ final class HubProcess {
      * next class it loaded from the archive (benchmarks-log.md, "Flight Recorder").
      */
     static void jcmd(long pid, String... command) throws Exception {
-        java.util.Optional<Path> archive = org.switchboard.itests.support.HubServer.cdsArchive();
+        Optional<Path> archive = HubServer.cdsArchive();
         if (command.length > 0 && command[0].equals("JFR.start") && archive.isPresent()
                 && Files.readString(Path.of("/proc", Long.toString(pid), "maps")).contains(archive.get().toString())) {
             throw new IllegalStateException("the hub maps a class-data sharing archive, and JFR.start crashed such hubs;"
