@@ -74,6 +74,7 @@ class SynapseMailboxIT {
     @Test
     @Order(2)
     void replayAndDeferredReceiptSurviveKillMinusNine() throws Exception {
+        long settled = outboxPending(); // no receipt of an earlier test is still being marked delivered
         long seq;
         String hubId;
         try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), "k9/alice")) {
@@ -86,7 +87,7 @@ class SynapseMailboxIT {
             hubId = alice.expectType("who_snapshot").getString("hub_id");
         }
         // and a deferred receipt waiting in the outbox for its away sender when the hub dies
-        long waiting = leaveDeferredReceiptWaiting("k9/carol", "k9/dave", "k9-carol");
+        long waiting = leaveDeferredReceiptWaiting("k9/carol", "k9/dave", "k9-carol", settled);
         hub.kill9();
         hub.restart();
         takeWaitingReceipt("k9/carol", waiting, "k9-carol"); // known from storage at start (issue 20)
@@ -171,21 +172,20 @@ class SynapseMailboxIT {
     @Test
     @Order(5)
     void aDeferredReceiptWaitsInTheOutboxForItsAwaySender() throws Exception {
-        long waitingBefore = outboxPending();
-        long seq = leaveDeferredReceiptWaiting("ob/alice", "ob/bob", "ob-1");
+        long settled = outboxPending(); // the test before requested no receipts
+        long seq = leaveDeferredReceiptWaiting("ob/alice", "ob/bob", "ob-1", settled);
         takeWaitingReceipt("ob/alice", seq, "ob-1");
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (outboxPending() != waitingBefore) {
-            assertTrue(System.nanoTime() < deadline, "taken by the sender, the row no longer waits");
-            Thread.sleep(50);
-        }
+        awaitOutboxPending(settled, "taken by the sender, the row no longer waits");
     }
 
     /**
      * {@code sender} (then away) sends {@code recipient} (away) a receipt-requested chat; the recipient
      * comes for its mailbox and acks it, so the deferred receipt waits in the outbox. Returns the chat's seq.
+     * {@code settled} is the outbox count once every receipt already sent to an online sender is marked
+     * delivered: that mark is made after the write, so a count read too early still holds such rows.
      */
-    private static long leaveDeferredReceiptWaiting(String sender, String recipient, String clientMsgId) throws Exception {
+    private static long leaveDeferredReceiptWaiting(String sender, String recipient, String clientMsgId, long settled)
+            throws Exception {
         long seq;
         try (SynapseClient alice = SynapseClient.register(hub.webSocketUri(), sender)) {
             alice.send(SynapseClient.frame("chat", recipient, "while you were out").add("receipt_requested", true)
@@ -193,18 +193,24 @@ class SynapseMailboxIT {
             seq = alice.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT)
                     .getJsonNumber("message_seq").longValue();
         }
-        long waitingBefore = outboxPending();
+        awaitOutboxPending(settled, "the immediate receipt the online sender took is marked delivered");
         try (SynapseClient bob = SynapseClient.register(hub.webSocketUri(), recipient, mailbox(0))) {
             bob.expect(f -> f.getBoolean("replayed", false) && f.getJsonNumber("seq").longValue() == seq, WAIT);
             awaitOffline(bob, sender); // a sender still online takes the receipt at once instead of the outbox
             bob.send(SynapseClient.frame("ack", "all", "").add("seq", seq));
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (outboxPending() <= waitingBefore) {
-                assertTrue(System.nanoTime() < deadline, "the deferred receipt was stored for the away sender");
-                Thread.sleep(50);
-            }
+            awaitOutboxPending(settled + 1, "the deferred receipt was stored for the away sender");
         }
         return seq;
+    }
+
+    /** Polls {@code operation_outbox_pending} until it is {@code expected}. */
+    private static void awaitOutboxPending(long expected, String what) throws Exception {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        long now;
+        while ((now = outboxPending()) != expected) {
+            assertTrue(System.nanoTime() < deadline, what + ": " + now + " rows wait, expected " + expected);
+            Thread.sleep(50);
+        }
     }
 
     /** Asks the hub through {@code asker} until {@code name} is no longer online (its socket's close is processed). */
