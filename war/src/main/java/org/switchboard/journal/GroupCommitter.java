@@ -64,6 +64,7 @@ public final class GroupCommitter implements AutoCloseable {
     private volatile long appendWaitNanos;
     private volatile long commitNanos;
     private volatile long lingeredNanos;
+    private final DurationHistogram commitDurations = new DurationHistogram();
     private long nextSeq;
     private long lastCommitNanos;
     private final AppendRate appendRate;
@@ -193,6 +194,11 @@ public final class GroupCommitter implements AutoCloseable {
     /** Time the writer spent inside the sink's commits so far, in nanoseconds. */
     public long commitNanos() {
         return commitNanos;
+    }
+
+    /** How long each committed batch's commit took: the tail that {@link #commitNanos()} hides. */
+    public DurationHistogram commitDurations() {
+        return commitDurations;
     }
 
     /** Time the writer spent lingering for more appends so far, in nanoseconds. */
@@ -374,6 +380,7 @@ public final class GroupCommitter implements AutoCloseable {
             }
             batchesCommitted++;
             commitNanos += lastCommitNanos;
+            commitDurations.record(lastCommitNanos);
         }
         long committedAt = System.nanoTime();
         long waited = 0;

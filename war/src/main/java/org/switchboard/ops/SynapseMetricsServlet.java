@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.switchboard.container.ContainerSeam;
 import org.switchboard.container.ShortcutStatus;
+import org.switchboard.journal.DurationHistogram;
 import org.switchboard.journal.FileCompactionStats;
 import org.switchboard.journal.JpaJournal;
 import org.switchboard.synapse.StateSnapshotContributor;
@@ -62,6 +63,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         counter(out, "synapse_journal_commits_total", "Journal transactions committed (each carries a batch of events).", journal.batchesCommitted());
         seconds(out, "synapse_journal_commit_seconds_total", "Time the journal writer spent committing transactions.",
                 journal.timings().commitNanos());
+        commitHistogram(out, journal.timings().commitDurations(), journal.timings().commitNanos());
         seconds(out, "synapse_journal_linger_seconds_total", "Time the journal writer waited for more appends before committing.",
                 journal.timings().lingeredNanos());
         counter(out, "synapse_journal_appends_total", "Appends committed (each is one change's events, committed together).",
@@ -274,6 +276,25 @@ public class SynapseMetricsServlet extends HttpServlet {
         return sum;
     }
 
+
+    /**
+     * {@code synapse_journal_commit_duration_seconds}, a Prometheus histogram: commits by how long they took
+     * (those that waited behind the H2 file's compaction or a collection pause show in its upper buckets).
+     */
+    private static void commitHistogram(StringBuilder out, DurationHistogram histogram, long sumNanos) {
+        String name = "synapse_journal_commit_duration_seconds";
+        out.append("# HELP ").append(name).append(" Journal commits by how long each took.\n")
+                .append("# TYPE ").append(name).append(" histogram\n");
+        long[] cumulative = histogram.cumulative();
+        for (int i = 0; i < DurationHistogram.boundedBuckets(); i++) {
+            out.append(name).append("_bucket{le=\"").append(DurationHistogram.boundSeconds(i)).append("\"} ")
+                    .append(cumulative[i]).append('\n');
+        }
+        long count = cumulative[DurationHistogram.boundedBuckets()];
+        out.append(name).append("_bucket{le=\"+Inf\"} ").append(count).append('\n')
+                .append(name).append("_sum ").append(sumNanos / 1e9).append('\n')
+                .append(name).append("_count ").append(count).append('\n');
+    }
     private static void gauge(StringBuilder out, String name, String help, long value) {
         metric(out, name, help, "gauge", value);
     }

@@ -189,6 +189,19 @@ class GroupCommitterTest {
     }
 
     @Test
+    void eachCommitIsCountedByHowLongItTook() throws Exception {
+        sink.commitMillis = 30;
+        start(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, TimeUnit.MILLISECONDS.toNanos(50)), 0);
+        committer.submit(one("chat", 0), List.of()).get(5, TimeUnit.SECONDS);
+        sink.commitMillis = 0;
+        committer.submit(one("chat", 1), List.of()).get(5, TimeUnit.SECONDS);
+
+        long[] cumulative = committer.commitDurations().cumulative();
+        assertEquals(2, cumulative[DurationHistogram.boundedBuckets()], "both commits counted");
+        assertTrue(cumulative[4] <= 1, "the 30 ms commit is not among those within 20 ms");
+    }
+
+    @Test
     void aLoneAppendStillCommitsWhenNothingElseArrives() throws Exception {
         sink.commitMillis = 20;
         start(new GroupCommitPolicy(512, 100_000, 1_000_000, 64, TimeUnit.MILLISECONDS.toNanos(50)), 0);

@@ -155,8 +155,9 @@ class DeliveryBench {
             System.out.printf("DeliveryBench cycle legs (p50 / p99 ms): %s%n", Legs.summary(all));
             System.out.printf("DeliveryBench cycles over 20 ms by half second (count/worst ms): %s%n",
                     FINISHED.overByWindow(latencies, 20_000_000L, 500_000_000L));
-            System.out.printf("DeliveryBench cycles: the first half second began at the hub's uptime %.2f s (to place it in the hub's GC log)%n",
-                    FINISHED.hubUptimeAtFirst(latencies, hub.pid()));
+            System.out.printf("DeliveryBench cycles: the first half second began at the hub's uptime %.2f s (counted from"
+                            + " run-hub's start, a little before the JVM's), at %s (for GC logs decorated with time)%n",
+                    FINISHED.hubUptimeAtFirst(latencies, hub.pid()), FINISHED.firstFinishedAt(latencies));
             System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
                     SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
                     hub.metric("synapse_delivery_terminal_forgotten_total"));
@@ -446,6 +447,14 @@ class DeliveryBench {
             }
             long firstWallMillis = System.currentTimeMillis() - (System.nanoTime() - first) / 1_000_000L;
             return (firstWallMillis - started.get().toEpochMilli()) / 1e3;
+        }
+
+        /** The wall-clock time the first measured cycle finished; null when none did. */
+        java.time.Instant firstFinishedAt(long[] latencies) {
+            long[] finished = owner == latencies ? at : null;
+            long first = finished == null ? Long.MAX_VALUE : firstFinished(finished);
+            return first == Long.MAX_VALUE ? null
+                    : java.time.Instant.ofEpochMilli(System.currentTimeMillis() - (System.nanoTime() - first) / 1_000_000L);
         }
 
         /** The earliest completion time recorded (0 marks a cycle that did not finish); Long.MAX_VALUE when none. */

@@ -219,6 +219,11 @@ class SynapseChatIT {
 
     @Test
     void healthAndMetricsAreServedOnTheSamePort() throws Exception {
+        // one journalled chat first (its receipt follows its commit), so the commit figures have counted something
+        try (SynapseClient erin = SynapseClient.register(hub.webSocketUri(), "metrics/erin")) {
+            erin.send(SynapseClient.frame("chat", "metrics/away", "journalled").add("receipt_requested", true));
+            erin.expect(f -> "delivery_receipt".equals(f.getString("type", "")), WAIT);
+        }
         HttpClient http = HttpClient.newHttpClient();
         HttpResponse<String> health = http.send(HttpRequest.newBuilder(hub.http("/health")).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -243,6 +248,16 @@ class SynapseChatIT {
         assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_commit_seconds_total") >= 0);
         assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_linger_seconds_total") >= 0);
         assertTrue(HubServer.metricValue(metrics.body(), "synapse_journal_append_wait_seconds_total") >= 0);
+        // commits by duration, a Prometheus histogram: cumulative buckets ending with +Inf, which is the count
+        String histogram = "synapse_journal_commit_duration_seconds";
+        assertTrue(metrics.body().contains("# TYPE " + histogram + " histogram\n"));
+        double counted = HubServer.metricValue(metrics.body(), histogram + "_count");
+        assertTrue(counted > 0, "the journal's commits are counted by duration");
+        assertEquals(counted, HubServer.metricValue(metrics.body(), histogram + "_bucket{le=\"+Inf\"}"));
+        double withinOneMillisecond = HubServer.metricValue(metrics.body(), histogram + "_bucket{le=\"0.001\"}");
+        double withinOneSecond = HubServer.metricValue(metrics.body(), histogram + "_bucket{le=\"1.0\"}");
+        assertTrue(withinOneMillisecond <= withinOneSecond && withinOneSecond <= counted, "buckets are cumulative");
+        assertTrue(HubServer.metricValue(metrics.body(), histogram + "_sum") >= 0);
     }
 
     @Test
