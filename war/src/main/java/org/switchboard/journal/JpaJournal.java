@@ -45,8 +45,8 @@ public class JpaJournal implements Journal {
     public static final String SYNC_INTERVAL_KEY = "hub.journal.sync-interval-ms";
     /**
      * Configuration key for how often the embedded H2 file's sparse chunks are compacted, in milliseconds
-     * (environment {@code HUB_JOURNAL_COMPACT_INTERVAL_MS}); 0 = never (the chunk table then grows by one
-     * entry per commit until the next {@code compact-db}).
+     * (environment {@code HUB_JOURNAL_COMPACT_INTERVAL_MS}, default 250); 0 = never (the chunk table then grows
+     * by one entry per commit until the next {@code compact-db}).
      */
     public static final String COMPACT_INTERVAL_KEY = "hub.journal.compact-interval-ms";
     /**
@@ -76,8 +76,9 @@ public class JpaJournal implements Journal {
     static final int COMPACT_FILL_RATE = 80;
     /**
      * Configuration key for the most a compaction run rewrites (environment
-     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 2 MiB). A run holds H2's store lock, so commits
-     * wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement.
+     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 512 KiB). A run holds H2's store lock, so commits
+     * wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 2 MiB a second
+     * 25–124 ms; 512 KiB four times a second keeps the same pace in stalls of ~10 ms.
      */
     public static final String COMPACT_MAX_WRITE_KEY = "hub.journal.compact-max-write-bytes";
     /** Past this many chunks, young or old, a run compacts anyway (~15 MB of H2's heap). */
@@ -109,7 +110,7 @@ public class JpaJournal implements Journal {
     long syncIntervalMillis;
 
     @Inject
-    @ConfigProperty(name = COMPACT_INTERVAL_KEY, defaultValue = "1000")
+    @ConfigProperty(name = COMPACT_INTERVAL_KEY, defaultValue = "250")
     long compactIntervalMillis;
 
     @Inject
@@ -117,7 +118,7 @@ public class JpaJournal implements Journal {
     int compactAboveChunks;
 
     @Inject
-    @ConfigProperty(name = COMPACT_MAX_WRITE_KEY, defaultValue = "2097152")
+    @ConfigProperty(name = COMPACT_MAX_WRITE_KEY, defaultValue = "524288")
     int compactMaxWriteBytes;
 
     @Inject
