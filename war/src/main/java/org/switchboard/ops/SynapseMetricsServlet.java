@@ -276,7 +276,6 @@ public class SynapseMetricsServlet extends HttpServlet {
         return sum;
     }
 
-
     /**
      * {@code synapse_journal_commit_duration_seconds}, a Prometheus histogram: commits by how long they took
      * (those that waited behind the H2 file's compaction or a collection pause show in its upper buckets).
@@ -295,6 +294,7 @@ public class SynapseMetricsServlet extends HttpServlet {
                 .append(name).append("_sum ").append(sumNanos / 1e9).append('\n')
                 .append(name).append("_count ").append(count).append('\n');
     }
+
     private static void gauge(StringBuilder out, String name, String help, long value) {
         metric(out, name, help, "gauge", value);
     }

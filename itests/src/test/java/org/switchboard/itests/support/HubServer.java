@@ -52,6 +52,11 @@ public final class HubServer implements AutoCloseable {
 
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
+    /**
+     * A closed hub's embedded database file larger than this is deleted ({@link #close}): a benchmark's hub
+     * leaves ~1 GB, and a day of runs filled a development machine's disk. The tests' own stay far below.
+     */
+    static final long KEEP_DATABASE_BELOW_BYTES = 256L * 1024 * 1024;
     /** Held (with a file lock across forks) by a start made while the run has no class-data sharing archive yet. */
     private static final Object FIRST_START = new Object();
     /** Hubs handed out by {@link #shared}, one per distinct environment, stopped when the test JVM exits. */
@@ -343,6 +348,29 @@ public final class HubServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes the closed hub's embedded database files over {@link #KEEP_DATABASE_BELOW_BYTES} (its log stays);
+     * {@code -Dhub.keep-databases=true} keeps them.
+     */
+    private void dropLargeDatabase() {
+        Path db = dataDir.resolve("db");
+        if (isAlive() || Boolean.getBoolean("hub.keep-databases") || !Files.isDirectory(db)) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(db)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".mv.db")).toList()) {
+                long size = Files.size(file);
+                if (size > KEEP_DATABASE_BELOW_BYTES) {
+                    Files.delete(file);
+                    System.out.printf("HubServer: deleted %s (%,d bytes) of the closed hub; -Dhub.keep-databases=true keeps it%n",
+                            file, size);
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // best effort: a leftover only costs disk space
+        }
+    }
+
     /** Starts the server again on the same port and data directory (after {@link #kill9} or {@link #stop}). */
     public void restart() {
         refuseIfShared("restart");
@@ -365,6 +393,7 @@ public final class HubServer implements AutoCloseable {
             return;
         }
         stop();
+        dropLargeDatabase();
         if (broker != null) {
             broker.close();
             broker = null;
