@@ -64,9 +64,28 @@ class DeliveryIT {
         return System.currentTimeMillis() / 1000.0;
     }
 
+    /**
+     * Registers {@code name} as a delivery recipient and returns once both its {@code delivery_session} and its
+     * {@code joined} presence arrived. The presence (pipeline step 10) can go out before the session is bound
+     * (step 11), so a request sent on seeing the presence alone could find no session (it did once in CI);
+     * the {@code delivery_session} frame leaves only after the binding.
+     */
     static SynapseClient recipient(String name, String token, JsonObjectBuilder capabilities) {
-        return SynapseClient.register(hub.webSocketUri(), name, Json.createObjectBuilder().add("protocol_version", 3)
-                .add("delivery_session_token", token).add("delivery_capabilities", capabilities).build());
+        SynapseClient client = SynapseClient.connect(hub.webSocketUri(), name);
+        client.expectType("welcome");
+        client.send(SynapseClient.frame("heartbeat", "System", "online").add("protocol_version", 3)
+                .add("delivery_session_token", token).add("delivery_capabilities", capabilities));
+        java.util.function.Predicate<JsonObject> joined = f -> "presence_update".equals(f.getString("type", ""))
+                && "joined".equals(f.getString("event", "")) && name.equals(f.getString("agent", ""));
+        boolean[] sawJoined = {false};
+        client.expect(f -> {
+            sawJoined[0] |= joined.test(f);
+            return "delivery_session".equals(f.getString("type", ""));
+        }, WAIT);
+        if (!sawJoined[0]) {
+            client.expect(joined, WAIT);
+        }
+        return client;
     }
 
     static JsonObjectBuilder caps() {
