@@ -10,6 +10,37 @@ import org.junit.jupiter.api.Test;
 /** {@link JsonText} writes exactly what the JSON-P provider writes for the same members. */
 class JsonTextTest {
 
+    /** What {@link JsonText#number} must equal: the provider writes a double as BigDecimal's text of it. */
+    private static String providerText(double value) {
+        return java.math.BigDecimal.valueOf(value).toString();
+    }
+
+    @Test
+    void writesEveryDoubleAsTheProviderDoes() {
+        Random random = new Random(20261204);
+        List<Double> values = new java.util.ArrayList<>(List.of(0.0, -0.0, 1.0, -1.0, 0.5, 100.0, 1e7, 1.0E10, 1.5e7,
+                12345678.0, 123456789.0, 1_767_225_600.0, 1_767_225_600.25, 1_796_425_583.0324, 1e-3, 9.99e-4, 1e-7,
+                -1.25e-9, Double.MAX_VALUE, Double.MIN_VALUE, -Double.MAX_VALUE, 4.9e-324, 1e21, 1e22, 123e300));
+        for (int i = 0; i < 200_000; i++) {
+            values.add(switch (i % 4) {
+                case 0 -> Double.longBitsToDouble(random.nextLong()); // any finite or not
+                case 1 -> 1.7e9 + random.nextInt(100_000_000) + random.nextInt(1_000_000) / 1e6; // wall-clock seconds
+                case 2 -> (double) random.nextLong() / (1L << random.nextInt(63)); // whole and fractional, all sizes
+                default -> random.nextInt(1000) * Math.pow(10, random.nextInt(40) - 20); // few digits, any exponent
+            });
+        }
+        int checked = 0;
+        for (double value : values) {
+            if (Double.isNaN(value) || Double.isInfinite(value)) {
+                assertThrows(NumberFormatException.class, () -> JsonText.number(value));
+                continue;
+            }
+            assertEquals(providerText(value), JsonText.number(value), "for " + Double.toString(value));
+            checked++;
+        }
+        assertEquals(true, checked > 190_000, "finite values checked: " + checked);
+    }
+
     @Test
     void matchesTheProviderForEveryKindOfMember() {
         String text = JsonText.object(64).add("s", "plain").add("l", -42L).add("d", 1_767_225_600.25)
