@@ -42,18 +42,14 @@ record JournalCounters(double events, double commits, double compactionRuns, dou
         double events = this.events - before.events;
         double commits = this.commits - before.commits;
         double appends = this.appends - before.appends;
+        double counted = commitsCounted - before.commitsCounted; // the duration histogram's commits
         return String.format("%.0f events in %.0f commits (%.1f per commit), compaction %.2f s in %.0f runs;"
                         + " per commit %.3f ms committing, %.3f ms lingering; %.0f appends, %.3f ms each from append to commit; %.0f file chunks;"
                         + " commits over 10 / 20 / 50 ms: %.0f / %.0f / %.0f",
                 events, commits, events / commits, compactionSeconds - before.compactionSeconds, compactionRuns - before.compactionRuns,
                 (commitSeconds - before.commitSeconds) * 1e3 / commits, (lingerSeconds - before.lingerSeconds) * 1e3 / commits,
                 appends, (appendWaitSeconds - before.appendWaitSeconds) * 1e3 / appends, fileChunks,
-                over(within10ms, before.within10ms, before), over(within20ms, before.within20ms, before),
-                over(within50ms, before.within50ms, before));
-    }
-
-    /** Commits counted since {@code before} that took longer than a bucket's bound. */
-    private double over(double within, double withinBefore, JournalCounters before) {
-        return (commitsCounted - before.commitsCounted) - (within - withinBefore);
+                counted - (within10ms - before.within10ms), counted - (within20ms - before.within20ms),
+                counted - (within50ms - before.within50ms));
     }
 }

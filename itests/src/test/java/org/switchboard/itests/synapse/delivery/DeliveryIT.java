@@ -75,7 +75,7 @@ class DeliveryIT {
         client.expectType("welcome");
         client.send(SynapseClient.frame("heartbeat", "System", "online").add("protocol_version", 3)
                 .add("delivery_session_token", token).add("delivery_capabilities", capabilities));
-        java.util.function.Predicate<JsonObject> joined = f -> "presence_update".equals(f.getString("type", ""))
+        Predicate<JsonObject> joined = f -> "presence_update".equals(f.getString("type", ""))
                 && "joined".equals(f.getString("event", "")) && name.equals(f.getString("agent", ""));
         boolean[] sawJoined = {false};
         client.expect(f -> {
