@@ -151,7 +151,7 @@ public final class JsonText {
     /**
      * The provider's text for a {@code double}: the shortest decimal through {@link BigDecimal#valueOf(double)},
      * written here from {@link Double#toString(double)} without the {@code BigDecimal} for the forms timestamps
-     * take (every frame carries one or more; the round trip was ~3.6 KB of garbage per delivery cycle).
+     * take (every frame carries one or more; the round trip cost ~2 KB of garbage per delivery cycle).
      */
     public static String number(double value) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
