@@ -23,6 +23,7 @@ public final class FileCompactionStats {
     private volatile int oldChunks = -1;
     private final LongAdder runs = new LongAdder();
     private final LongAdder nanos = new LongAdder();
+    private final LongAdder cpuNanos = new LongAdder();
     private final AtomicBoolean engaged = new AtomicBoolean();
 
     /**
@@ -51,11 +52,15 @@ public final class FileCompactionStats {
         return it.next();
     }
 
-    /** Records one compaction run; true for the first one since start. */
-    public boolean compacted(int chunksAfter, long runNanos) {
+    /**
+     * Records one compaction run, its wall time and its thread's CPU time (0 where the JVM cannot tell);
+     * true for the first one since start.
+     */
+    public boolean compacted(int chunksAfter, long runNanos, long runCpuNanos) {
         chunks = chunksAfter;
         runs.increment();
         nanos.add(runNanos);
+        cpuNanos.add(Math.max(0, runCpuNanos));
         return engaged.compareAndSet(false, true);
     }
 
@@ -77,5 +82,13 @@ public final class FileCompactionStats {
     /** Seconds spent in those runs (H2's store lock is held meanwhile, so commits wait). */
     public double seconds() {
         return nanos.sum() / 1e9;
+    }
+
+    /**
+     * Seconds of CPU the compacting thread used in those runs: the rest of {@link #seconds()} is off the CPU
+     * (H2 reading old pages back from the file, waiting for a core or for a commit in progress).
+     */
+    public double cpuSeconds() {
+        return cpuNanos.sum() / 1e9;
     }
 }

@@ -74,6 +74,9 @@ public class SynapseMetricsServlet extends HttpServlet {
         out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait meanwhile).\n")
                 .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
                 .append("synapse_journal_compaction_seconds_total ").append(compaction.seconds()).append('\n');
+        metric(out, "synapse_journal_compaction_cpu_seconds_total",
+                "CPU time the compacting thread used in those runs (the rest of their time it was off the CPU).", "counter",
+                compaction.cpuSeconds());
         org.switchboard.journal.RetentionPass retention = runtime.retention();
         counter(out, "synapse_journal_retention_deleted_total", "Chat events the journal's retention deleted since start (0: retention off).",
                 retention == null ? 0 : retention.deletedTotal());

@@ -57,10 +57,13 @@ class FileCompactionStatsTest {
     void countsRunsAndTimeAndReportsTheFirstRunOnce() {
         FileCompactionStats stats = new FileCompactionStats();
         assertEquals(-1, stats.chunks());
-        assertTrue(stats.compacted(100, 2_000_000));
-        assertFalse(stats.compacted(90, 3_000_000));
+        assertTrue(stats.compacted(100, 2_000_000, 500_000));
+        assertFalse(stats.compacted(90, 3_000_000, 1_000_000));
         assertEquals(2, stats.runs());
         assertEquals(0.005, stats.seconds(), 1e-9);
+        assertEquals(0.0015, stats.cpuSeconds(), 1e-9);
+        stats.compacted(90, 1_000_000, -1); // a JVM that cannot tell adds no CPU time
+        assertEquals(0.0015, stats.cpuSeconds(), 1e-9);
         assertEquals(90, stats.chunks());
     }
 }
