@@ -162,11 +162,6 @@ public final class H2FileCompaction {
     /** Whether the first count has said how it was taken (once per copy of this class). */
     private static final java.util.concurrent.atomic.AtomicBoolean COUNT_REPORTED = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** True when chunks are counted from H2's chunk map directly ({@link H2ChunkMap}) rather than through {@code populateInfo}. */
-    static boolean countsDirectly() {
-        return H2ChunkMap.available();
-    }
-
     /** The chunks of a store: the size of H2's chunk map when it can be read, else H2's {@code info.CHUNK_COUNT}; -1 when H2 does not say. */
     private static int chunkCount(MVStore store) {
         // populateInfo, H2's public figure, sums every chunk's pages and fill rates as well: with ~35,000
@@ -176,8 +171,8 @@ public final class H2FileCompaction {
             reportCount("from the size of H2's chunk map");
             return direct;
         }
-        reportCount("through H2's info, which walks every chunk (" + (H2ChunkMap.available() ? "the map could not be read"
-                : "this H2 has no chunk map") + ")");
+        reportCount(H2ChunkMap.available() ? "through H2's info, which walks every chunk (the map could not be read)"
+                : "through H2's info, which walks every chunk (this H2 has no chunk map)");
         int[] count = {-1};
         store.getFileStore().populateInfo((key, value) -> {
             if ("info.CHUNK_COUNT".equals(key)) {

@@ -26,6 +26,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.switchboard.lifecycle.ExecutorStop;
+import org.switchboard.lifecycle.ThreadCpu;
 import org.switchboard.schema.SchemaMigration;
 
 /**
@@ -217,11 +218,11 @@ public class JpaJournal implements Journal {
             return;
         }
         long started = System.nanoTime();
-        long cpuStarted = org.switchboard.lifecycle.ThreadCpu.now();
+        long cpuStarted = ThreadCpu.now();
         int after = store.compactFile(COMPACT_FILL_RATE, compactMaxWriteBytes);
         long nanos = System.nanoTime() - started;
         // embedded H2 runs the work in the calling thread, so its CPU time is the run's
-        boolean first = compactionStats.compacted(after, nanos, org.switchboard.lifecycle.ThreadCpu.now() - cpuStarted);
+        boolean first = compactionStats.compacted(after, nanos, ThreadCpu.now() - cpuStarted);
         long millis = TimeUnit.NANOSECONDS.toMillis(nanos);
         if (first) {
             LOG.info(() -> "journal: H2 file compaction engaged (" + millis + " ms, " + file.chunks() + " chunks before, "

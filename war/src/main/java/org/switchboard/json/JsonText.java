@@ -80,7 +80,7 @@ public final class JsonText {
 
     /** A floating-point member, written as the provider writes a {@code double} value. */
     public JsonText add(String name, double value) {
-        name(name).append(number(value));
+        appendNumber(name(name), value);
         return this;
     }
 
@@ -148,39 +148,43 @@ public final class JsonText {
         return giveBack(out.append(",\"").append(name).append("\":").append(value).append('}'));
     }
 
-    /**
-     * The provider's text for a {@code double}: the shortest decimal through {@link BigDecimal#valueOf(double)},
-     * written here from {@link Double#toString(double)} without the {@code BigDecimal} for the forms timestamps
-     * take (every frame carries one or more; the round trip cost ~2 KB of garbage per delivery cycle).
-     */
+    /** The provider's text for a {@code double}: the shortest decimal through {@link BigDecimal#valueOf(double)}. */
     public static String number(double value) {
+        return appendNumber(new StringBuilder(24), value).toString();
+    }
+
+    /**
+     * Appends {@link #number(double)}'s text to {@code out}, written from {@link Double#toString(double)} without
+     * the {@code BigDecimal} for the forms timestamps take (every frame carries one or more; the round trip
+     * cost ~2 KB of garbage per delivery cycle).
+     */
+    private static StringBuilder appendNumber(StringBuilder out, double value) {
         if (Double.isNaN(value) || Double.isInfinite(value)) {
             throw new NumberFormatException("JSON has no " + value);
         }
         if (value == 0) {
-            return "0.0"; // BigDecimal has no negative zero
+            return out.append("0.0"); // BigDecimal has no negative zero
         }
         String shortest = Double.toString(value);
         int e = shortest.indexOf('E');
         if (e < 0) {
-            return shortest; // "digits.digits": BigDecimal's plain form of the same digits is this very text
+            return out.append(shortest); // "digits.digits": BigDecimal's plain form of the same digits is this very text
         }
         int point = shortest.charAt(0) == '-' ? 2 : 1; // one digit before the point in this form
         int exponent = Integer.parseInt(shortest, e + 1, shortest.length(), 10);
         int fractionDigits = e - point - 1;
         if (exponent < 0) {
-            return BigDecimal.valueOf(value).toString(); // below 1e-3: rare, and its forms vary with the exponent
+            return out.append(BigDecimal.valueOf(value)); // below 1e-3: rare, and its forms vary with the exponent
         }
         if (fractionDigits < exponent) {
             // a negative scale: BigDecimal writes the same digits in scientific form, with a plus sign
-            return shortest.substring(0, e) + "E+" + exponent;
+            return out.append(shortest, 0, e).append("E+").append(exponent);
         }
-        StringBuilder out = new StringBuilder(shortest.length() + 1)
-                .append(shortest, 0, point).append(shortest, point + 1, point + 1 + exponent);
+        out.append(shortest, 0, point).append(shortest, point + 1, point + 1 + exponent);
         if (fractionDigits > exponent) {
             out.append('.').append(shortest, point + 1 + exponent, e);
         }
-        return out.toString();
+        return out;
     }
 
     /** Appends {@code s} as a JSON string: quote, backslash and control characters escaped, the rest as is. */
