@@ -4,9 +4,8 @@ import java.lang.reflect.Field;
 import java.util.Map;
 
 /**
- * The size of an embedded H2 file's chunk map ({@code FileStore.chunks}), read by reflection: the hub's one
- * reflective reach into the embedded database, kept with the container shortcuts, where the architecture
- * test allows reflection. H2 exposes the count only through {@code FileStore.populateInfo}, which also
+ * The size of an embedded H2 file's chunk map ({@code FileStore.chunks}), read by reflection: kept with the
+ * container shortcuts, as {@link H2ChunkRewrite} is, where the architecture test allows reflection. H2 exposes the count only through {@code FileStore.populateInfo}, which also
  * walks every chunk four more times (2–3.5 ms a call with 35,000 chunks); an H2 without the field leaves
  * {@link #size} at -1.
  */

@@ -11,6 +11,7 @@ import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
 import org.h2.tools.SimpleResultSet;
 import org.switchboard.container.H2ChunkMap;
+import org.switchboard.container.H2ChunkRewrite;
 
 /**
  * Rewrites the sparse chunks of the embedded H2 file. Every commit writes a new chunk, and a chunk that
@@ -106,9 +107,51 @@ public final class H2FileCompaction {
         if (store == null) {
             return -1;
         }
-        store.compact(targetFillRate, maxWriteBytes);
+        if (!rewriteOutsideStoreLock(store, targetFillRate, maxWriteBytes)) {
+            store.compact(targetFillRate, maxWriteBytes);
+        }
         store.getFileStore().dropUnusedChunks();
         return chunkCount(store);
+    }
+
+    /** Set once the direct rewrite failed or is missing: H2's public compaction from then on. */
+    private static volatile boolean rewriteOff;
+    /** Whether the first run has said which way it compacts (once per copy of this class). */
+    private static final java.util.concurrent.atomic.AtomicBoolean REWRITE_REPORTED = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Rewrites chunks filled at most {@code targetFillRate} percent with the choice made before H2's store lock
+     * is taken ({@link H2ChunkRewrite}); false when that is not possible here, so H2's own compaction runs.
+     */
+    private static boolean rewriteOutsideStoreLock(MVStore store, int targetFillRate, int maxWriteBytes) {
+        if (rewriteOff) {
+            return false;
+        }
+        H2ChunkRewrite.Result result = H2ChunkRewrite.rewriteOldChunks(store, store.getFileStore(), maxWriteBytes, targetFillRate);
+        if (result == H2ChunkRewrite.Result.UNAVAILABLE) {
+            rewriteOff = true;
+            String how = "through H2's compact, which chooses them under its store lock";
+            if (!H2ChunkRewrite.available()) {
+                reportRewrite(how + " (this H2 lacks the members)");
+            } else if (!reportRewrite(how + " (the direct rewrite failed: " + H2ChunkRewrite.lastFailure() + ")")) {
+                java.util.logging.Logger.getLogger(H2FileCompaction.class.getName()).warning(
+                        "journal: the H2 file's sparse chunks are compacted " + how + " from now on (the direct rewrite failed: "
+                                + H2ChunkRewrite.lastFailure() + ")");
+            }
+            return false;
+        }
+        reportRewrite("with the chunks chosen outside H2's store lock");
+        return true;
+    }
+
+    /** Logs how the runs compact, the first time only; false when that was already said. */
+    private static boolean reportRewrite(String how) {
+        if (!REWRITE_REPORTED.compareAndSet(false, true)) {
+            return false;
+        }
+        java.util.logging.Logger.getLogger(H2FileCompaction.class.getName()).info(
+                "journal: the H2 file's sparse chunks are compacted " + how);
+        return true;
     }
 
     /**

@@ -77,8 +77,8 @@ public class JpaJournal implements Journal {
     static final int COMPACT_FILL_RATE = 80;
     /**
      * Configuration key for the most a compaction run rewrites (environment
-     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 512 KiB). A run holds H2's store lock, so commits
-     * wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 2 MiB a second
+     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 512 KiB). A run holds H2's store lock while it
+     * rewrites, so commits wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 2 MiB a second
      * 25–124 ms; 512 KiB four times a second keeps the same pace in stalls of ~10 ms.
      */
     public static final String COMPACT_MAX_WRITE_KEY = "hub.journal.compact-max-write-bytes";

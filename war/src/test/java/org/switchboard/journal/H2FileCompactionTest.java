@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import org.junit.jupiter.api.Test;
@@ -22,27 +20,11 @@ class H2FileCompactionTest {
 
     /** An append-only table committed row by row, as the journal writes with WRITE_DELAY 0. */
     private Connection appendRows(String name) throws Exception {
-        // RETENTION_TIME=0: chunks may be rewritten and freed at once (the hub keeps H2's 45 s)
-        Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve(name) + ";WRITE_DELAY=0;RETENTION_TIME=0", "sa", "");
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE journal(seq BIGINT PRIMARY KEY, payload VARCHAR(4000))");
-        }
-        c.setAutoCommit(false);
-        commit(c, 1, COMMITS);
-        return c;
+        return SparseH2File.open(dir, name, COMMITS);
     }
 
-    /** Rows {@code from}..{@code to}, one commit each. */
     private static void commit(Connection c, long from, long to) throws Exception {
-        try (PreparedStatement insert = c.prepareStatement("INSERT INTO journal VALUES (?, ?)")) {
-            String payload = "p".repeat(1500);
-            for (long seq = from; seq <= to; seq++) {
-                insert.setLong(1, seq);
-                insert.setString(2, payload);
-                insert.executeUpdate();
-                c.commit();
-            }
-        }
+        SparseH2File.commit(c, from, to);
     }
 
     @Test
@@ -62,11 +44,7 @@ class H2FileCompactionTest {
             assertEquals(after, H2FileCompaction.chunks(c), "the store's own count agrees with H2's settings table");
             System.out.println("H2FileCompactionTest: " + after + " chunks after compaction");
             assertTrue(after < before / 10, "compaction left " + after + " of " + before + " chunks");
-            try (ResultSet rows = c.createStatement().executeQuery("SELECT COUNT(*), SUM(LENGTH(payload)) FROM journal")) {
-                rows.next();
-                assertEquals(COMMITS + 3, rows.getLong(1), "every committed row is still there");
-                assertEquals((COMMITS + 3) * 1500L, rows.getLong(2));
-            }
+            SparseH2File.assertRowsKept(c, COMMITS + 3);
         }
     }
 
