@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * at 100,000 chunks it was over half of a run's 20 ms (benchmarks-log, 2026-12-05). Here only the rewrite
  * of the chosen chunks' live pages holds the lock. The choice is H2's own ({@code findOldChunks}, which
  * reads the chunk map concurrently), and under the lock the chunks freed or pinned since are dropped from it.
- * An H2 without these members answers {@link Result#UNAVAILABLE}, and the caller uses H2's public compaction.
+ * The chunk map comes from {@link H2ChunkMap}. An H2 without these members answers {@link Result#UNAVAILABLE},
+ * and the caller uses H2's public compaction.
  */
 public final class H2ChunkRewrite {
 
@@ -87,7 +88,10 @@ public final class H2ChunkRewrite {
                     Object usage = m.registerVersionUsage.invoke(mvStore);
                     try {
                         // since the choice a chunk may have been freed by a commit, or pinned: ask again
-                        Map<?, ?> chunks = (Map<?, ?>) m.chunks.get(fileStore);
+                        Map<?, ?> chunks = H2ChunkMap.map(fileStore);
+                        if (chunks == null) {
+                            return Result.UNAVAILABLE;
+                        }
                         for (var it = ids.iterator(); it.hasNext(); ) {
                             Object chunk = chunks.get(it.next());
                             if (chunk == null || !(Boolean) m.isRewritable.invoke(chunk)) {
@@ -121,7 +125,7 @@ public final class H2ChunkRewrite {
     }
 
     /** The H2 members used, or null when one is missing. */
-    private record Members(Field storeLock, Field serializationLock, Field chunks, Field chunkId,
+    private record Members(Field storeLock, Field serializationLock, Field chunkId,
                            Method isRewritable, Method findOldChunks, Method compactRewrite, Method registerVersionUsage,
                            Method deregisterVersionUsage) {
 
@@ -134,10 +138,9 @@ public final class H2ChunkRewrite {
                 Class<?> txCounter = Class.forName("org.h2.mvstore.MVStore$TxCounter", false, loader);
                 Field storeLock = accessible(mvStore.getDeclaredField("storeLock"));
                 Field serializationLock = accessible(fileStore.getDeclaredField("serializationLock"));
-                Field chunks = accessible(fileStore.getDeclaredField("chunks"));
                 Field chunkId = accessible(chunk.getDeclaredField("id"));
-                if (storeLock.getType() != ReentrantLock.class || serializationLock.getType() != ReentrantLock.class
-                        || !Map.class.isAssignableFrom(chunks.getType()) || chunkId.getType() != int.class) {
+                if (!H2ChunkMap.available() || storeLock.getType() != ReentrantLock.class
+                        || serializationLock.getType() != ReentrantLock.class || chunkId.getType() != int.class) {
                     return null;
                 }
                 Method isRewritable = accessible(chunk.getDeclaredMethod("isRewritable"));
@@ -146,7 +149,7 @@ public final class H2ChunkRewrite {
                 if (!Iterable.class.isAssignableFrom(findOldChunks.getReturnType()) || isRewritable.getReturnType() != boolean.class) {
                     return null;
                 }
-                return new Members(storeLock, serializationLock, chunks, chunkId, isRewritable, findOldChunks, compactRewrite,
+                return new Members(storeLock, serializationLock, chunkId, isRewritable, findOldChunks, compactRewrite,
                         mvStore.getMethod("registerVersionUsage"), mvStore.getMethod("deregisterVersionUsage", txCounter));
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 return null; // another H2 layout, or no H2

@@ -6,6 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Types;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.h2.engine.SessionLocal;
 import org.h2.jdbc.JdbcConnection;
 import org.h2.mvstore.MVStore;
@@ -28,6 +31,8 @@ import org.switchboard.container.H2ChunkRewrite;
  * loads: nothing here is touched on PostgreSQL.
  */
 public final class H2FileCompaction {
+
+    private static final Logger LOG = Logger.getLogger(H2FileCompaction.class.getName());
 
     /** The H2 function that runs {@link #compactInSession}; created once per database, kept in its schema. */
     static final String ALIAS = "SWITCHBOARD_COMPACT_FILE";
@@ -117,7 +122,7 @@ public final class H2FileCompaction {
     /** Set once the direct rewrite failed or is missing: H2's public compaction from then on. */
     private static volatile boolean rewriteOff;
     /** Whether the first run has said which way it compacts (once per copy of this class). */
-    private static final java.util.concurrent.atomic.AtomicBoolean REWRITE_REPORTED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean REWRITE_REPORTED = new AtomicBoolean();
 
     /**
      * Rewrites chunks filled at most {@code targetFillRate} percent with the choice made before H2's store lock
@@ -128,29 +133,27 @@ public final class H2FileCompaction {
             return false;
         }
         H2ChunkRewrite.Result result = H2ChunkRewrite.rewriteOldChunks(store, store.getFileStore(), maxWriteBytes, targetFillRate);
-        if (result == H2ChunkRewrite.Result.UNAVAILABLE) {
-            rewriteOff = true;
-            String how = "through H2's compact, which chooses them under its store lock";
-            if (!H2ChunkRewrite.available()) {
-                reportRewrite(how + " (this H2 lacks the members)");
-            } else if (!reportRewrite(how + " (the direct rewrite failed: " + H2ChunkRewrite.lastFailure() + ")")) {
-                java.util.logging.Logger.getLogger(H2FileCompaction.class.getName()).warning(
-                        "journal: the H2 file's sparse chunks are compacted " + how + " from now on (the direct rewrite failed: "
-                                + H2ChunkRewrite.lastFailure() + ")");
-            }
-            return false;
+        if (result != H2ChunkRewrite.Result.UNAVAILABLE) {
+            logOnce(REWRITE_REPORTED, Level.INFO, "journal: the H2 file's sparse chunks are compacted with the chunks chosen outside H2's store lock");
+            return true;
         }
-        reportRewrite("with the chunks chosen outside H2's store lock");
-        return true;
+        rewriteOff = true;
+        String why = H2ChunkRewrite.available() ? "the direct rewrite failed: " + H2ChunkRewrite.lastFailure() : "this H2 lacks the members";
+        String how = "journal: the H2 file's sparse chunks are compacted through H2's compact, which chooses them under its store lock ("
+                + why + ")";
+        // a failure after the direct way was reported is news: say it whatever was said before
+        if (!logOnce(REWRITE_REPORTED, Level.INFO, how)) {
+            LOG.warning(how + " from now on");
+        }
+        return false;
     }
 
-    /** Logs how the runs compact, the first time only; false when that was already said. */
-    private static boolean reportRewrite(String how) {
-        if (!REWRITE_REPORTED.compareAndSet(false, true)) {
+    /** Logs {@code message} if {@code said} was not set yet, and sets it; false when it was already set. */
+    private static boolean logOnce(AtomicBoolean said, Level level, String message) {
+        if (!said.compareAndSet(false, true)) {
             return false;
         }
-        java.util.logging.Logger.getLogger(H2FileCompaction.class.getName()).info(
-                "journal: the H2 file's sparse chunks are compacted " + how);
+        LOG.log(level, message);
         return true;
     }
 
@@ -203,7 +206,7 @@ public final class H2FileCompaction {
     }
 
     /** Whether the first count has said how it was taken (once per copy of this class). */
-    private static final java.util.concurrent.atomic.AtomicBoolean COUNT_REPORTED = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final AtomicBoolean COUNT_REPORTED = new AtomicBoolean();
 
     /** The chunks of a store: the size of H2's chunk map when it can be read, else H2's {@code info.CHUNK_COUNT}; -1 when H2 does not say. */
     private static int chunkCount(MVStore store) {
@@ -226,10 +229,7 @@ public final class H2FileCompaction {
     }
 
     private static void reportCount(String how) {
-        if (COUNT_REPORTED.compareAndSet(false, true)) {
-            java.util.logging.Logger.getLogger(H2FileCompaction.class.getName()).info(
-                    "journal: the H2 file's chunks are counted " + how);
-        }
+        logOnce(COUNT_REPORTED, Level.INFO, "journal: the H2 file's chunks are counted " + how);
     }
 
     /** Chunks in the file now (H2's own {@code info.CHUNK_COUNT}), -1 when H2 does not say. */
