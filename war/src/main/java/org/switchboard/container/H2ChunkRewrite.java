@@ -3,19 +3,29 @@ package org.switchboard.container;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.h2.mvstore.DataUtils;
+import org.h2.mvstore.MVStoreException;
 
 /**
- * Compacts an embedded H2 file with the old chunks chosen before H2's store lock is taken, by reflection
- * into H2 2.x's {@code MVStore} and {@code FileStore}. H2's own {@code FileStore.compact} chooses them
- * while holding that lock, and every commit waits meanwhile: the choice walks every chunk in the file, so
- * at 100,000 chunks it was over half of a run's 20 ms (benchmarks-log, 2026-12-05). Here only the rewrite
- * of the chosen chunks' live pages holds the lock. The choice is H2's own ({@code findOldChunks}, which
- * reads the chunk map concurrently), and under the lock the chunks freed or pinned since are dropped from it.
+ * Compacts an embedded H2 file beside its commits, by reflection into H2 2.x's {@code MVStore},
+ * {@code FileStore} and {@code MVMap}. H2's own {@code FileStore.compact} chooses the old chunks and rewrites
+ * their live pages while holding its store lock, and every commit waits meanwhile: in delivery cycles at
+ * 2,500/s that wait was most of the cycles' p99 (benchmarks-log, 2026-12-05). Here the choice is H2's own
+ * ({@code findOldChunks}, which reads the chunk map concurrently) made without a lock; the chosen chunks' live
+ * pages of the tables' maps are listed under H2's serialisation lock (which guards chunk occupancy), and each is
+ * rewritten with no lock held through H2's {@code MVMap.rewritePage}: the same copy-on-write change any SQL
+ * session makes while a commit runs, and a page changed meanwhile is left as it is. Pages of H2's own layout and
+ * meta maps, which every commit changes under the serialisation lock, and of single-writer maps go H2's way:
+ * those few chunks are rewritten under the store lock, waiting for it at most {@value #LOCK_WAIT_MILLIS} ms.
  * The chunk map comes from {@link H2ChunkMap}. An H2 without these members answers {@link Result#UNAVAILABLE},
  * and the caller uses H2's public compaction.
  */
@@ -25,16 +35,16 @@ public final class H2ChunkRewrite {
     public enum Result {
         /** Live pages of old chunks were rewritten: the next commit writes them into a new chunk. */
         REWROTE,
-        /** No chunk was worth rewriting, or none was left once the lock was held. */
+        /** No chunk was worth rewriting, or none was left once its pages were listed. */
         NOTHING_TO_REWRITE,
-        /** A commit held H2's store lock for longer than the wait: try again on the next run. */
+        /** Only chunks needing the store lock were chosen, and a commit held it longer than the wait: try again later. */
         STORE_BUSY,
         /** This H2 lacks a member used here, or the rewrite failed: use H2's public compaction from now on. */
         UNAVAILABLE
     }
 
-    /** How long a run waits for the store lock; a longer commit means the file is busy (H2 waits as long). */
-    private static final long LOCK_WAIT_MILLIS = 10;
+    /** How long the locked part waits for the store lock; a longer commit means the file is busy (H2 waits as long). */
+    static final long LOCK_WAIT_MILLIS = 10;
 
     private static final Members MEMBERS = Members.find();
 
@@ -65,7 +75,7 @@ public final class H2ChunkRewrite {
             return Result.UNAVAILABLE;
         }
         try {
-            // the walk over every chunk, without the store lock: commits go on meanwhile
+            // the walk over every chunk, without a lock: commits go on meanwhile
             Iterable<?> chosen = (Iterable<?>) m.findOldChunks.invoke(fileStore, writeLimitBytes, maxFillPercent);
             if (chosen == null) {
                 return Result.NOTHING_TO_REWRITE;
@@ -77,40 +87,22 @@ public final class H2ChunkRewrite {
             if (ids.isEmpty()) {
                 return Result.NOTHING_TO_REWRITE;
             }
-            ReentrantLock storeLock = (ReentrantLock) m.storeLock.get(mvStore);
-            ReentrantLock serializationLock = (ReentrantLock) m.serializationLock.get(fileStore);
-            if (!storeLock.tryLock(LOCK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
-                return Result.STORE_BUSY;
-            }
+            // pinned while listed and rewritten: no chunk dead after this version is freed under the pages read
+            Object usage = m.registerVersionUsage.invoke(mvStore);
+            Pages pages = new Pages();
+            Set<Integer> lockedIds = new HashSet<>();
             try {
-                serializationLock.lock();
-                try {
-                    Object usage = m.registerVersionUsage.invoke(mvStore);
-                    try {
-                        // since the choice a chunk may have been freed by a commit, or pinned: ask again
-                        Map<?, ?> chunks = H2ChunkMap.map(fileStore);
-                        if (chunks == null) {
-                            return Result.UNAVAILABLE;
-                        }
-                        for (var it = ids.iterator(); it.hasNext(); ) {
-                            Object chunk = chunks.get(it.next());
-                            if (chunk == null || !(Boolean) m.isRewritable.invoke(chunk)) {
-                                it.remove();
-                            }
-                        }
-                        if (ids.isEmpty()) {
-                            return Result.NOTHING_TO_REWRITE;
-                        }
-                        m.compactRewrite.invoke(fileStore, ids);
-                        return Result.REWROTE;
-                    } finally {
-                        m.deregisterVersionUsage.invoke(mvStore, usage);
-                    }
-                } finally {
-                    serializationLock.unlock();
+                if (!pages.list(m, mvStore, fileStore, ids, lockedIds)) {
+                    return Result.UNAVAILABLE;
                 }
+                int rewritten = pages.rewrite(m);
+                Result locked = lockedIds.isEmpty() ? Result.NOTHING_TO_REWRITE : rewriteUnderStoreLock(m, mvStore, fileStore, lockedIds);
+                if (locked == Result.UNAVAILABLE) {
+                    return locked;
+                }
+                return rewritten > 0 ? Result.REWROTE : locked;
             } finally {
-                storeLock.unlock();
+                m.deregisterVersionUsage.invoke(mvStore, usage);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -118,16 +110,207 @@ public final class H2ChunkRewrite {
         } catch (InvocationTargetException e) {
             lastFailure = String.valueOf(e.getCause());
             return Result.UNAVAILABLE;
-        } catch (IllegalAccessException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException e) {
             lastFailure = e.toString();
             return Result.UNAVAILABLE;
+        }
+    }
+
+    /**
+     * Frees the chunks no version in use needs any more, under H2's store lock as H2 itself does (a commit
+     * frees them too; this frees them when no commit follows). False when a commit held the lock longer
+     * than the wait, or this H2 lacks the members.
+     */
+    public static boolean dropUnusedChunks(Object mvStore, Object fileStore) {
+        Members m = MEMBERS;
+        if (m == null || mvStore == null || fileStore == null) {
+            return false;
+        }
+        try {
+            ReentrantLock storeLock = (ReentrantLock) m.storeLock.get(mvStore);
+            if (!storeLock.tryLock(LOCK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+                return false;
+            }
+            try {
+                m.dropUnusedChunks.invoke(fileStore);
+                return true;
+            } finally {
+                storeLock.unlock();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (InvocationTargetException | IllegalAccessException | RuntimeException e) {
+            lastFailure = e instanceof InvocationTargetException ite ? String.valueOf(ite.getCause()) : e.toString();
+            return false;
+        }
+    }
+
+    /** H2's own rewrite of {@code ids}, as its compaction does it: under the store and serialisation locks. */
+    private static Result rewriteUnderStoreLock(Members m, Object mvStore, Object fileStore, Set<Integer> ids)
+            throws ReflectiveOperationException, InterruptedException {
+        ReentrantLock storeLock = (ReentrantLock) m.storeLock.get(mvStore);
+        ReentrantLock serializationLock = (ReentrantLock) m.serializationLock.get(fileStore);
+        if (!storeLock.tryLock(LOCK_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            return Result.STORE_BUSY;
+        }
+        try {
+            serializationLock.lock();
+            try {
+                // since the choice a chunk may have been freed by a commit, or pinned: ask again
+                Map<?, ?> chunks = H2ChunkMap.map(fileStore);
+                if (chunks == null) {
+                    return Result.UNAVAILABLE;
+                }
+                ids.removeIf(id -> !rewritable(m, chunks.get(id)));
+                if (ids.isEmpty()) {
+                    return Result.NOTHING_TO_REWRITE;
+                }
+                m.compactRewrite.invoke(fileStore, ids);
+                return Result.REWROTE;
+            } finally {
+                serializationLock.unlock();
+            }
+        } finally {
+            storeLock.unlock();
+        }
+    }
+
+    private static boolean rewritable(Members m, Object chunk) {
+        try {
+            return chunk != null && (Boolean) m.isRewritable.invoke(chunk);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The live pages of the chosen chunks that may be rewritten beside commits: leaves first, then inner pages. */
+    private static final class Pages {
+        private final List<Object> leafMaps = new ArrayList<>();
+        private long[] leaves = new long[64];
+        private int leafCount;
+        private final List<Object> nodeMaps = new ArrayList<>();
+        private long[] nodes = new long[16];
+        private int nodeCount;
+
+        /**
+         * Lists, under H2's serialisation lock, the live pages of each chunk in {@code ids} still rewritable; a
+         * chunk with a live page of H2's layout or meta map or of a single-writer map goes to {@code lockedIds}
+         * instead. False when the chunk map cannot be read.
+         */
+        boolean list(Members m, Object mvStore, Object fileStore, Set<Integer> ids, Set<Integer> lockedIds)
+                throws ReflectiveOperationException {
+            ReentrantLock serializationLock = (ReentrantLock) m.serializationLock.get(fileStore);
+            serializationLock.lock();
+            try {
+                Map<?, ?> chunks = H2ChunkMap.map(fileStore);
+                if (chunks == null) {
+                    return false;
+                }
+                int layoutId = (Integer) m.mapId.invoke(m.layout.get(fileStore));
+                int metaId = (Integer) m.mapId.invoke(m.metaMap.invoke(mvStore));
+                for (Integer id : ids) {
+                    Object chunk = chunks.get(id);
+                    if (!rewritable(m, chunk)) {
+                        continue;
+                    }
+                    long[] toc = (long[]) m.getToC.invoke(fileStore, chunk);
+                    if (toc == null) {
+                        lockedIds.add(id); // a chunk without a table of contents: H2's way reads it whole
+                        continue;
+                    }
+                    BitSet occupancy = (BitSet) m.occupancy.get(chunk);
+                    int pageCount = m.pageCount.getInt(chunk);
+                    int leafMark = leafCount;
+                    int nodeMark = nodeCount;
+                    boolean needsLock = false;
+                    for (int pageNo = 0; (pageNo = occupancy.nextClearBit(pageNo)) < pageCount; ++pageNo) {
+                        long tocElement = toc[pageNo];
+                        int mapId = DataUtils.getPageMapId(tocElement);
+                        Object map = mapId == layoutId || mapId == metaId ? null : m.getMap.invoke(mvStore, mapId);
+                        if (map == null) {
+                            // H2's maps, or one not open (H2 leaves those too): not beside commits
+                            needsLock |= mapId == layoutId || mapId == metaId;
+                            continue;
+                        }
+                        if ((Boolean) m.isClosed.invoke(map)) {
+                            continue;
+                        }
+                        if ((Boolean) m.isSingleWriter.invoke(map)) {
+                            needsLock = true;
+                            continue;
+                        }
+                        add(map, DataUtils.composePagePos(id, tocElement), DataUtils.isLeafPosition(tocElement));
+                    }
+                    if (needsLock) {
+                        truncate(leafMark, nodeMark);
+                        lockedIds.add(id);
+                    }
+                }
+                return true;
+            } finally {
+                serializationLock.unlock();
+            }
+        }
+
+        private void add(Object map, long pos, boolean leaf) {
+            if (leaf) {
+                if (leafCount == leaves.length) {
+                    leaves = Arrays.copyOf(leaves, leafCount * 2);
+                }
+                leaves[leafCount++] = pos;
+                leafMaps.add(map);
+            } else {
+                if (nodeCount == nodes.length) {
+                    nodes = Arrays.copyOf(nodes, nodeCount * 2);
+                }
+                nodes[nodeCount++] = pos;
+                nodeMaps.add(map);
+            }
+        }
+
+        private void truncate(int leafMark, int nodeMark) {
+            leafCount = leafMark;
+            leafMaps.subList(leafMark, leafMaps.size()).clear();
+            nodeCount = nodeMark;
+            nodeMaps.subList(nodeMark, nodeMaps.size()).clear();
+        }
+
+        /**
+         * Rewrites every listed page with no lock held, leaves first (rewriting a leaf copies its path, so most
+         * inner pages go with it and are skipped then). Returns the pages H2 rewrote.
+         */
+        int rewrite(Members m) throws ReflectiveOperationException {
+            int rewritten = 0;
+            for (int i = 0; i < leafCount; i++) {
+                rewritten += rewritePage(m, leafMaps.get(i), leaves[i]);
+            }
+            for (int i = 0; i < nodeCount; i++) {
+                rewritten += rewritePage(m, nodeMaps.get(i), nodes[i]);
+            }
+            return rewritten;
+        }
+
+        private static int rewritePage(Members m, Object map, long pos) throws ReflectiveOperationException {
+            try {
+                return (Boolean) m.rewritePage.invoke(map, pos) ? 1 : 0;
+            } catch (InvocationTargetException e) {
+                // the chunk was freed after the listing: its pages were dead before this run's version, so no
+                // tree holds this one any more
+                if (e.getCause() instanceof MVStoreException stale && stale.getErrorCode() == DataUtils.ERROR_CHUNK_NOT_FOUND) {
+                    return 0;
+                }
+                throw e;
+            }
         }
     }
 
     /** The H2 members used, or null when one is missing. */
     private record Members(Field storeLock, Field serializationLock, Field chunkId,
                            Method isRewritable, Method findOldChunks, Method compactRewrite, Method registerVersionUsage,
-                           Method deregisterVersionUsage) {
+                           Method deregisterVersionUsage, Method dropUnusedChunks, Field layout, Field occupancy,
+                           Field pageCount, Method getToC, Method getMap, Method metaMap, Method mapId, Method isClosed,
+                           Method isSingleWriter, Method rewritePage) {
 
         static Members find() {
             try {
@@ -149,8 +332,21 @@ public final class H2ChunkRewrite {
                 if (!Iterable.class.isAssignableFrom(findOldChunks.getReturnType()) || isRewritable.getReturnType() != boolean.class) {
                     return null;
                 }
+                Class<?> mvMap = Class.forName("org.h2.mvstore.MVMap", false, loader);
+                Field occupancy = accessible(chunk.getDeclaredField("occupancy"));
+                Field pageCount = accessible(chunk.getDeclaredField("pageCount"));
+                Method getToC = accessible(fileStore.getDeclaredMethod("getToC", chunk));
+                Method rewritePage = accessible(mvMap.getDeclaredMethod("rewritePage", long.class));
+                Method isSingleWriter = accessible(mvMap.getDeclaredMethod("isSingleWriter"));
+                if (occupancy.getType() != BitSet.class || pageCount.getType() != int.class || getToC.getReturnType() != long[].class
+                        || rewritePage.getReturnType() != boolean.class || isSingleWriter.getReturnType() != boolean.class) {
+                    return null;
+                }
                 return new Members(storeLock, serializationLock, chunkId, isRewritable, findOldChunks, compactRewrite,
-                        mvStore.getMethod("registerVersionUsage"), mvStore.getMethod("deregisterVersionUsage", txCounter));
+                        mvStore.getMethod("registerVersionUsage"), mvStore.getMethod("deregisterVersionUsage", txCounter),
+                        fileStore.getMethod("dropUnusedChunks"), accessible(fileStore.getDeclaredField("layout")),
+                        occupancy, pageCount, getToC, mvStore.getMethod("getMap", int.class), mvStore.getMethod("getMetaMap"),
+                        mvMap.getMethod("getId"), mvMap.getMethod("isClosed"), isSingleWriter, rewritePage);
             } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
                 return null; // another H2 layout, or no H2
             }

@@ -79,7 +79,7 @@ public final class FileCompactionStats {
         return runs.sum();
     }
 
-    /** Seconds spent in those runs (H2's store lock is held while a run rewrites, so commits wait). */
+    /** Seconds spent in those runs (their pages rewritten beside the commits; see {@code container.H2ChunkRewrite}). */
     public double seconds() {
         return nanos.sum() / 1e9;
     }

@@ -112,10 +112,12 @@ public final class H2FileCompaction {
         if (store == null) {
             return -1;
         }
-        if (!rewriteOutsideStoreLock(store, targetFillRate, maxWriteBytes)) {
+        if (!rewriteBesideCommits(store, targetFillRate, maxWriteBytes)) {
             store.compact(targetFillRate, maxWriteBytes);
         }
-        store.getFileStore().dropUnusedChunks();
+        // Every commit frees the chunks nothing needs any more; this frees them when no commit follows. H2 does
+        // it under its store lock, and so does this (an H2 without the members leaves it to the next commit).
+        H2ChunkRewrite.dropUnusedChunks(store, store.getFileStore());
         return chunkCount(store);
     }
 
@@ -125,16 +127,16 @@ public final class H2FileCompaction {
     private static final AtomicBoolean REWRITE_REPORTED = new AtomicBoolean();
 
     /**
-     * Rewrites chunks filled at most {@code targetFillRate} percent with the choice made before H2's store lock
-     * is taken ({@link H2ChunkRewrite}); false when that is not possible here, so H2's own compaction runs.
+     * Rewrites chunks filled at most {@code targetFillRate} percent beside the commits ({@link H2ChunkRewrite});
+     * false when that is not possible here, so H2's own compaction runs.
      */
-    private static boolean rewriteOutsideStoreLock(MVStore store, int targetFillRate, int maxWriteBytes) {
+    private static boolean rewriteBesideCommits(MVStore store, int targetFillRate, int maxWriteBytes) {
         if (rewriteOff) {
             return false;
         }
         H2ChunkRewrite.Result result = H2ChunkRewrite.rewriteOldChunks(store, store.getFileStore(), maxWriteBytes, targetFillRate);
         if (result != H2ChunkRewrite.Result.UNAVAILABLE) {
-            logOnce(REWRITE_REPORTED, Level.INFO, "journal: the H2 file's sparse chunks are compacted with the chunks chosen outside H2's store lock");
+            logOnce(REWRITE_REPORTED, Level.INFO, "journal: the H2 file's sparse chunks are compacted beside the commits (their pages rewritten without H2's store lock)");
             return true;
         }
         rewriteOff = true;

@@ -77,9 +77,10 @@ public class JpaJournal implements Journal {
     static final int COMPACT_FILL_RATE = 80;
     /**
      * Configuration key for the most a compaction run rewrites (environment
-     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 512 KiB). A run holds H2's store lock while it
-     * rewrites, so commits wait for it: 64 MB every 30 s held it up to 0.8 s (a 2.2 s commit) in a measurement, 2 MiB a second
-     * 25–124 ms; 512 KiB four times a second keeps the same pace in stalls of ~10 ms.
+     * {@code HUB_JOURNAL_COMPACT_MAX_WRITE_BYTES}, default 512 KiB). The pages are rewritten beside the commits
+     * (only chunks holding H2's own metadata take its store lock), and the next commit writes them: a larger run
+     * makes that commit longer. When runs held the store lock, 64 MB every 30 s held it up to 0.8 s and 2 MiB a
+     * second 25–124 ms; 512 KiB four times a second keeps the same pace in smaller steps.
      */
     public static final String COMPACT_MAX_WRITE_KEY = "hub.journal.compact-max-write-bytes";
     /** Past this many chunks, young or old, a run compacts anyway (~15 MB of H2's heap). */

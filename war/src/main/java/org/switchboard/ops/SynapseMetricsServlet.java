@@ -71,7 +71,7 @@ public class SynapseMetricsServlet extends HttpServlet {
         seconds(out, "synapse_journal_append_wait_seconds_total", "Sum over committed appends of the time from append to commit.",
                 journal.timings().appendWaitNanos());
         counter(out, "synapse_journal_last_seq", "Seq of the newest committed journal event.", journal.lastSeq());
-        out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (commits wait while a run rewrites).\n")
+        out.append("# HELP synapse_journal_compaction_seconds_total Time spent in those runs (the pages are rewritten beside the commits; the few chunks holding H2's own metadata under its store lock).\n")
                 .append("# TYPE synapse_journal_compaction_seconds_total counter\n")
                 .append("synapse_journal_compaction_seconds_total ").append(compaction.seconds()).append('\n');
         metric(out, "synapse_journal_compaction_cpu_seconds_total",

@@ -23,8 +23,15 @@ public final class SparseH2File {
      * one at a time (WRITE_DELAY 0, as the hub's journal); auto-commit is off on the returned connection.
      */
     public static Connection open(Path dir, String name, int rows) throws Exception {
-        // RETENTION_TIME=0: chunks may be rewritten and freed at once (the hub keeps H2's 45 s)
-        Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve(name) + ";WRITE_DELAY=0;RETENTION_TIME=0", "sa", "");
+        // RETENTION_TIME=0: chunks may be rewritten and freed at once (the hub keeps H2's 45 s). H2 says a
+        // reader walking a map needs the retention time, so with other sessions use openRetaining.
+        return openRetaining(dir, name, rows, 0);
+    }
+
+    /** As {@link #open}, with H2 keeping a chunk nothing uses for {@code retentionMillis} before freeing it. */
+    public static Connection openRetaining(Path dir, String name, int rows, int retentionMillis) throws Exception {
+        Connection c = DriverManager.getConnection("jdbc:h2:file:" + dir.resolve(name) + ";WRITE_DELAY=0;RETENTION_TIME="
+                + retentionMillis, "sa", "");
         try (Statement s = c.createStatement()) {
             s.execute("CREATE TABLE journal(seq BIGINT PRIMARY KEY, payload VARCHAR(4000))");
         }
