@@ -4,7 +4,6 @@ import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
@@ -186,12 +185,12 @@ public final class H2ChunkRewrite {
 
     /** The live pages of the chosen chunks that may be rewritten beside commits: leaves first, then inner pages. */
     private static final class Pages {
-        private final List<Object> leafMaps = new ArrayList<>();
-        private long[] leaves = new long[64];
-        private int leafCount;
-        private final List<Object> nodeMaps = new ArrayList<>();
-        private long[] nodes = new long[16];
-        private int nodeCount;
+        /** One page: the map it belongs to and its position in the file. */
+        private record Page(Object map, long pos) {
+        }
+
+        private final List<Page> leaves = new ArrayList<>();
+        private final List<Page> nodes = new ArrayList<>();
 
         /**
          * Lists, under H2's serialisation lock, the live pages of each chunk in {@code ids} still rewritable; a
@@ -221,29 +220,30 @@ public final class H2ChunkRewrite {
                     }
                     BitSet occupancy = (BitSet) m.occupancy.get(chunk);
                     int pageCount = m.pageCount.getInt(chunk);
-                    int leafMark = leafCount;
-                    int nodeMark = nodeCount;
+                    int leafMark = leaves.size();
+                    int nodeMark = nodes.size();
                     boolean needsLock = false;
                     for (int pageNo = 0; (pageNo = occupancy.nextClearBit(pageNo)) < pageCount; ++pageNo) {
                         long tocElement = toc[pageNo];
                         int mapId = DataUtils.getPageMapId(tocElement);
-                        Object map = mapId == layoutId || mapId == metaId ? null : m.getMap.invoke(mvStore, mapId);
-                        if (map == null) {
-                            // H2's maps, or one not open (H2 leaves those too): not beside commits
-                            needsLock |= mapId == layoutId || mapId == metaId;
+                        if (mapId == layoutId || mapId == metaId) {
+                            needsLock = true; // H2's own maps: changed by every commit under the serialisation lock
                             continue;
                         }
-                        if ((Boolean) m.isClosed.invoke(map)) {
-                            continue;
+                        Object map = m.getMap.invoke(mvStore, mapId);
+                        if (map == null || (Boolean) m.isClosed.invoke(map)) {
+                            continue; // a map not open: H2 leaves its pages too
                         }
                         if ((Boolean) m.isSingleWriter.invoke(map)) {
                             needsLock = true;
                             continue;
                         }
-                        add(map, DataUtils.composePagePos(id, tocElement), DataUtils.isLeafPosition(tocElement));
+                        Page page = new Page(map, DataUtils.composePagePos(id, tocElement));
+                        (DataUtils.isLeafPosition(tocElement) ? leaves : nodes).add(page);
                     }
                     if (needsLock) {
-                        truncate(leafMark, nodeMark);
+                        leaves.subList(leafMark, leaves.size()).clear();
+                        nodes.subList(nodeMark, nodes.size()).clear();
                         lockedIds.add(id);
                     }
                 }
@@ -253,47 +253,24 @@ public final class H2ChunkRewrite {
             }
         }
 
-        private void add(Object map, long pos, boolean leaf) {
-            if (leaf) {
-                if (leafCount == leaves.length) {
-                    leaves = Arrays.copyOf(leaves, leafCount * 2);
-                }
-                leaves[leafCount++] = pos;
-                leafMaps.add(map);
-            } else {
-                if (nodeCount == nodes.length) {
-                    nodes = Arrays.copyOf(nodes, nodeCount * 2);
-                }
-                nodes[nodeCount++] = pos;
-                nodeMaps.add(map);
-            }
-        }
-
-        private void truncate(int leafMark, int nodeMark) {
-            leafCount = leafMark;
-            leafMaps.subList(leafMark, leafMaps.size()).clear();
-            nodeCount = nodeMark;
-            nodeMaps.subList(nodeMark, nodeMaps.size()).clear();
-        }
-
         /**
          * Rewrites every listed page with no lock held, leaves first (rewriting a leaf copies its path, so most
          * inner pages go with it and are skipped then). Returns the pages H2 rewrote.
          */
         int rewrite(Members m) throws ReflectiveOperationException {
             int rewritten = 0;
-            for (int i = 0; i < leafCount; i++) {
-                rewritten += rewritePage(m, leafMaps.get(i), leaves[i]);
+            for (Page page : leaves) {
+                rewritten += rewritePage(m, page);
             }
-            for (int i = 0; i < nodeCount; i++) {
-                rewritten += rewritePage(m, nodeMaps.get(i), nodes[i]);
+            for (Page page : nodes) {
+                rewritten += rewritePage(m, page);
             }
             return rewritten;
         }
 
-        private static int rewritePage(Members m, Object map, long pos) throws ReflectiveOperationException {
+        private static int rewritePage(Members m, Page page) throws ReflectiveOperationException {
             try {
-                return (Boolean) m.rewritePage.invoke(map, pos) ? 1 : 0;
+                return (Boolean) m.rewritePage.invoke(page.map(), page.pos()) ? 1 : 0;
             } catch (InvocationTargetException e) {
                 // the chunk was freed after the listing: its pages were dead before this run's version, so no
                 // tree holds this one any more
