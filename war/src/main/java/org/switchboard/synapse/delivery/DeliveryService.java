@@ -54,8 +54,6 @@ public final class DeliveryService {
     private final Map<String, CompletableFuture<?>> pendingCommits = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
     private final LongAdder sweeps = new LongAdder();
-    /** Stripes of {@link #commitLocks}; a power of two. */
-    private static final int COMMIT_LOCK_STRIPES = 64;
     private final LongAdder notificationsDropped = new LongAdder();
     private final ConcurrentLinkedQueue<Long> deliveredSeqs = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<String> legacyDeliveredIds = new ConcurrentLinkedQueue<>();
@@ -68,6 +66,8 @@ public final class DeliveryService {
      * commit tracked.
      */
     private final Object[] commitLocks = newCommitLocks();
+    /** Stripes of {@link #commitLocks}; a power of two. */
+    private static final int COMMIT_LOCK_STRIPES = 64;
     private final java.util.concurrent.atomic.AtomicLong admissionOrder = new java.util.concurrent.atomic.AtomicLong(1L << 62);
     private volatile int quarantined;
     /** Runs the delivered-marks flush on the blocking pool, MARK_DELAY_MS after the first unmarked send. */
