@@ -15,8 +15,9 @@ import org.switchboard.journal.snapshot.SnapshotWriter;
  * The in-memory index of every delivery request (rebuilt from the journal on start): aggregates by
  * {@code operation_key} and by {@code (sender, idempotency_key)}, the mutation ledger, the open
  * requests (listed in key order), and the open counts the admission caps read. Every change is a
- * compare-and-set on {@code ordinal} under one lock, so check and change are atomic; reads of a live request
- * ({@link #get}, {@link #byIdempotency}, {@link #mutation}) take no lock. A terminal request
+ * compare-and-set on {@code ordinal} under one lock, so check and change are atomic; reads
+ * ({@link #get}, {@link #byIdempotency}, {@link #mutation}) take no lock of the book's: a live request is read from
+ * concurrent maps, an archived one under the archive's own read lock. A terminal request
  * moves into the {@link TerminalArchive} (packed bytes instead of objects) once its last change committed
  * and {@link #ARCHIVE_AFTER_SECONDS} passed; it reads the same from there, without its body. Terminal
  * requests can be forgotten from memory after a while or beyond a count ({@link #terminalRetention},
@@ -135,13 +136,15 @@ public final class DeliveryBook {
             if (!aged && !over) {
                 break;
             }
-            archive.removeHead();
             String key = head.aggregate().operationKey();
             if (notifications.pendingFor(key)) {
-                // its audience has still to take a notification: kept, with its clock restarted
+                // its audience has still to take a notification: kept, with its clock restarted; the copy goes in
+                // before the record leaves, so readers without the book's lock never miss it
                 archive.add(head.aggregate(), head.ownsPair(), head.mutationIds(), head.mutations(), clock.getAsDouble());
+                archive.removeHead();
                 continue;
             }
+            archive.removeHead();
             forgotten++;
             done++;
         }
@@ -168,9 +171,9 @@ public final class DeliveryBook {
             }
             String pair = current.intent().sender() + '\n' + current.intent().idempotencyKey();
             boolean ownsPair = current.operationKey().equals(byIdempotency.get(pair));
-            List<String> ids = new ArrayList<>();
-            List<Mutation> stored = new ArrayList<>();
             Map<String, Mutation> own = mutations.get(current.operationKey());
+            List<String> ids = new ArrayList<>(own == null ? 0 : own.size() + 2);
+            List<Mutation> stored = new ArrayList<>(own == null ? 0 : own.size() + 2);
             if (own != null) {
                 own.forEach((id, m) -> { // in any order: a snapshot sorts them
                     ids.add(id);
@@ -227,30 +230,23 @@ public final class DeliveryBook {
     /** The aggregate for {@code operationKey}, or null. */
     public Aggregate get(String operationKey) {
         Aggregate live = byKey.get(operationKey);
-        // a request leaves byKey only after it entered the archive, so a miss here finds it there
-        return live != null ? live : archivedOrLive(operationKey);
-    }
-
-    private synchronized Aggregate archivedOrLive(String operationKey) {
-        Aggregate live = byKey.get(operationKey);
         if (live != null) {
             return live;
         }
+        // a request leaves byKey only after it entered the archive, so a miss here finds it there
         TerminalArchive.Entry archived = archive.get(operationKey);
         return archived == null ? null : archived.aggregate();
     }
 
     /** The aggregate admitted for {@code (sender, idempotencyKey)}, or null. */
     public Aggregate byIdempotency(String sender, String idempotencyKey) {
-        Aggregate live = livePairOwner(sender, idempotencyKey);
-        return live != null ? live : pairOwnerLocked(sender, idempotencyKey);
-    }
-
-    private synchronized Aggregate pairOwnerLocked(String sender, String idempotencyKey) {
         return pairOwner(sender, idempotencyKey);
     }
 
-    /** The request, live or archived, that the pair names; null for none. */
+    /**
+     * The request, live or archived, that the pair names; null for none. Needs no lock of the book's: a pair
+     * leaves byIdempotency, and its request byKey, only after the request entered the archive.
+     */
     private Aggregate pairOwner(String sender, String idempotencyKey) {
         Aggregate live = livePairOwner(sender, idempotencyKey);
         if (live != null) {
@@ -333,13 +329,8 @@ public final class DeliveryBook {
             return live;
         }
         // still live after the mutations were read: they were whole then (archive removes them only after the
-        // request left byKey), so the mutation is not stored
-        return byKey.containsKey(operationKey) ? null : mutationLocked(operationKey, mutationId);
-    }
-
-    private synchronized Mutation mutationLocked(String operationKey, String mutationId) {
-        Mutation live = mutationOf(operationKey, mutationId);
-        return live != null || byKey.containsKey(operationKey) ? live : archive.mutation(operationKey, mutationId);
+        // request left byKey), so the mutation is not stored; gone from byKey, it entered the archive before
+        return byKey.containsKey(operationKey) ? null : archive.mutation(operationKey, mutationId);
     }
 
     /** Records the seq the change to {@code ordinal} committed at (and the seq of its notification). */

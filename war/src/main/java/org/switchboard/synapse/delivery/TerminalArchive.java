@@ -10,8 +10,9 @@ import java.util.List;
  * Java objects of its own: its fields and stored mutations are one record in a shared byte segment, found
  * through two open-addressing indexes (operation key; sender and idempotency key). A held request then
  * costs the collector nothing to trace or copy, and about a third of the heap it took as objects. Records
- * stay in the order they were archived, which is the order they are forgotten in. Not thread-safe: the
- * book calls it under its own lock.
+ * stay in the order they were archived, which is the order they are forgotten in. Thread-safe: reads share
+ * a read lock and changes take the write lock, so the book's look-ups of finished requests (a new request's
+ * idempotency pair, a status read) need not wait for the book's own lock, which every stage change takes.
  */
 final class TerminalArchive {
 
@@ -44,10 +45,18 @@ final class TerminalArchive {
     private int size;
     private final Index byKey = new Index();
     private final Index byPair = new Index();
+    private final java.util.concurrent.locks.ReentrantReadWriteLock lock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private final java.util.concurrent.locks.Lock read = lock.readLock();
+    private final java.util.concurrent.locks.Lock write = lock.writeLock();
 
     /** Records held. */
     int size() {
-        return size;
+        read.lock();
+        try {
+            return size;
+        } finally {
+            read.unlock();
+        }
     }
 
     /**
@@ -55,6 +64,16 @@ final class TerminalArchive {
      * {@code ownsPair} when its {@code (sender, idempotency_key)} pair names it.
      */
     void add(Aggregate a, boolean ownsPair, List<String> mutationIds, List<DeliveryBook.Mutation> mutations, double closedAt) {
+        write.lock();
+        try {
+            addLocked(a, ownsPair, mutationIds, mutations, closedAt);
+        } finally {
+            write.unlock();
+        }
+    }
+
+    private void addLocked(Aggregate a, boolean ownsPair, List<String> mutationIds, List<DeliveryBook.Mutation> mutations,
+                           double closedAt) {
         DeliveryIntent i = a.intent();
         Writer w = new Writer();
         w.text(a.operationKey()).text(i.sender()).text(i.idempotencyKey());
@@ -77,41 +96,72 @@ final class TerminalArchive {
 
     /** The archived request {@code operationKey}, or null. */
     Entry get(String operationKey) {
-        long ref = find(operationKey);
-        return ref < 0 ? null : read(ref);
+        read.lock();
+        try {
+            long ref = find(operationKey);
+            return ref < 0 ? null : read(ref);
+        } finally {
+            read.unlock();
+        }
     }
 
     /** The archived request whose {@code (sender, idempotencyKey)} pair names it, or null. */
     Entry byPair(String sender, String idempotencyKey) {
         long hash = pairHash(sender, idempotencyKey);
-        for (int slot = byPair.first(hash); slot >= 0; slot = byPair.next(slot, hash)) {
-            Reader r = new Reader(byPair.ref(slot));
-            r.text();
-            if (sender.equals(r.text()) && idempotencyKey.equals(r.text())) {
-                return read(byPair.ref(slot));
+        read.lock();
+        try {
+            for (int slot = byPair.first(hash); slot >= 0; slot = byPair.next(slot, hash)) {
+                Reader r = new Reader(byPair.ref(slot));
+                r.text();
+                if (sender.equals(r.text()) && idempotencyKey.equals(r.text())) {
+                    return read(byPair.ref(slot));
+                }
             }
+            return null;
+        } finally {
+            read.unlock();
         }
-        return null;
     }
 
     /** The mutation {@code mutationId} stored with the archived request {@code operationKey}, or null. */
     DeliveryBook.Mutation mutation(String operationKey, String mutationId) {
-        long ref = find(operationKey);
-        if (ref < 0) {
-            return null;
+        Entry e;
+        read.lock();
+        try {
+            long ref = find(operationKey);
+            if (ref < 0) {
+                return null;
+            }
+            e = read(ref);
+        } finally {
+            read.unlock();
         }
-        Entry e = read(ref);
         int at = e.mutationIds().indexOf(mutationId);
         return at < 0 ? null : e.mutations().get(at);
     }
 
     /** The earliest archived record still held, or null. */
     Entry head() {
-        return size == 0 ? null : read(headRef());
+        // the write lock: finding the head releases finished segments
+        write.lock();
+        try {
+            return size == 0 ? null : read(headRef());
+        } finally {
+            write.unlock();
+        }
     }
 
     /** Drops the earliest record ({@link #head}) and its index entries. */
     void removeHead() {
+        write.lock();
+        try {
+            removeHeadLocked();
+        } finally {
+            write.unlock();
+        }
+    }
+
+    private void removeHeadLocked() {
         long ref = headRef();
         Reader r = new Reader(ref);
         String key = r.text();
@@ -129,15 +179,20 @@ final class TerminalArchive {
 
     /** Every record, earliest archived first. */
     void forEach(java.util.function.Consumer<Entry> visitor) {
-        int segment = headSegment;
-        int offset = headOffset;
-        for (int n = 0; n < size; n++) {
-            if (offset >= limit(segment)) {
-                segment++;
-                offset = 0;
+        read.lock();
+        try {
+            int segment = headSegment;
+            int offset = headOffset;
+            for (int n = 0; n < size; n++) {
+                if (offset >= limit(segment)) {
+                    segment++;
+                    offset = 0;
+                }
+                visitor.accept(read(((long) segment << 32) | offset));
+                offset += recordLength(segments.get(segment), offset);
             }
-            visitor.accept(read(((long) segment << 32) | offset));
-            offset += recordLength(segments.get(segment), offset);
+        } finally {
+            read.unlock();
         }
     }
 
@@ -242,6 +297,13 @@ final class TerminalArchive {
         return true;
     }
 
+    private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.ISO_8859_1);
+
+    /** The value of a lowercase hex digit (callers checked {@link #packableHex}). */
+    private static int digit(char ch) {
+        return ch <= '9' ? ch - '0' : ch - 'a' + 10;
+    }
+
     private static int recordLength(byte[] segment, int offset) {
         return ((segment[offset] & 0xFF) << 24) | ((segment[offset + 1] & 0xFF) << 16)
                 | ((segment[offset + 2] & 0xFF) << 8) | (segment[offset + 3] & 0xFF);
@@ -280,9 +342,18 @@ final class TerminalArchive {
             if (value == null) {
                 return number(0);
             }
-            boolean hex = packableHex(value);
-            byte[] raw = hex ? org.switchboard.crypto.Hex.decode(value) : value.getBytes(StandardCharsets.UTF_8);
-            number(((long) raw.length << 2) | (hex ? HEX : UTF8));
+            if (packableHex(value)) {
+                // two digits a byte, written in place (no decoded copy: keys and digests are most of a record)
+                int n = value.length() >> 1;
+                number(((long) n << 2) | HEX);
+                room(n);
+                for (int c = 0; c < value.length(); c += 2) {
+                    bytes[at++] = (byte) (digit(value.charAt(c)) << 4 | digit(value.charAt(c + 1)));
+                }
+                return this;
+            }
+            byte[] raw = value.getBytes(StandardCharsets.UTF_8);
+            number(((long) raw.length << 2) | UTF8);
             room(raw.length);
             System.arraycopy(raw, 0, bytes, at, raw.length);
             at += raw.length;
@@ -362,9 +433,13 @@ final class TerminalArchive {
                 case WORD:
                     return words.get(n);
                 case HEX: {
-                    String value = org.switchboard.crypto.Hex.encode(java.util.Arrays.copyOfRange(bytes, at, at + n));
-                    at += n;
-                    return value;
+                    byte[] digits = new byte[n << 1];
+                    for (int b = 0; b < n; b++) {
+                        int v = bytes[at++] & 0xFF;
+                        digits[b << 1] = HEX_DIGITS[v >>> 4];
+                        digits[(b << 1) + 1] = HEX_DIGITS[v & 0xF];
+                    }
+                    return new String(digits, StandardCharsets.ISO_8859_1);
                 }
                 default: {
                     String value = new String(bytes, at, n, StandardCharsets.UTF_8);
