@@ -33,19 +33,7 @@ class DeliveryBookReadersTest {
         AtomicBoolean done = new AtomicBoolean();
         ConcurrentLinkedQueue<String> misses = new ConcurrentLinkedQueue<>();
         AtomicInteger reads = new AtomicInteger();
-        Runnable reader = () -> {
-            try {
-                read(admitted, done, misses, reads);
-            } catch (RuntimeException | Error e) {
-                // an archive read racing its writer (no lock of the book's) must not throw either
-                misses.add("threw " + e);
-            }
-        };
-        Thread[] readers = {new Thread(reader), new Thread(reader)};
-        for (Thread t : readers) {
-            t.start();
-        }
-        try {
+        withReaders(() -> read(admitted, done, misses, reads), done, misses, () -> {
             for (int n = 0; n < REQUESTS; n++) {
                 String key = "k" + n;
                 assertEquals(DeliveryBook.Admission.ADMITTED, book.admit(queued(key, n + 1)));
@@ -57,12 +45,7 @@ class DeliveryBookReadersTest {
                 book.committed(key, 3, 10L * n + 2, "c-" + key);
                 now += 0.01; // each commit archives the requests closed ARCHIVE_AFTER_SECONDS before
             }
-        } finally {
-            done.set(true);
-            for (Thread t : readers) {
-                t.join();
-            }
-        }
+        });
         assertTrue(book.terminalArchived() > REQUESTS / 2, "most requests went into the archive meanwhile: " + book.terminalArchived());
         assertTrue(misses.isEmpty(), misses.size() + " reads missed a request, first " + misses.peek());
     }
@@ -106,40 +89,53 @@ class DeliveryBookReadersTest {
                 Stage.Source.RECIPIENT, now));
         AtomicBoolean done = new AtomicBoolean();
         ConcurrentLinkedQueue<String> misses = new ConcurrentLinkedQueue<>();
-        Runnable reader = () -> {
-            try {
-                while (!done.get()) {
-                    if (book.get("kept") == null) {
-                        misses.add("get");
-                    }
-                    if (book.byIdempotency("p/sender", "idem-kept") == null) {
-                        misses.add("byIdempotency");
-                    }
-                    if (book.mutation("kept", "c-kept") == null) {
-                        misses.add("mutation");
-                    }
+        withReaders(() -> {
+            while (!done.get()) {
+                if (book.get("kept") == null) {
+                    misses.add("get");
                 }
-            } catch (RuntimeException | Error e) {
-                misses.add("threw " + e);
+                if (book.byIdempotency("p/sender", "idem-kept") == null) {
+                    misses.add("byIdempotency");
+                }
+                if (book.mutation("kept", "c-kept") == null) {
+                    misses.add("mutation");
+                }
             }
-        };
-        Thread[] readers = {new Thread(reader), new Thread(reader)};
-        for (Thread t : readers) {
-            t.start();
-        }
-        try {
+        }, done, misses, () -> {
             // each sweep finds it past the retention, keeps it for the notification and rewrites its record
             for (int sweep = 0; sweep < 20_000; sweep++) {
                 now += 2;
                 assertEquals(0, book.forgetClosed(now));
             }
+        });
+        assertEquals(1, book.terminalArchived());
+        assertTrue(misses.isEmpty(), misses.size() + " reads missed the kept request, first " + misses.peek());
+    }
+
+    /**
+     * Runs {@code readLoop} on two threads while {@code writer} runs on this one, then sets {@code done} and waits
+     * for them; a reader that throws records it as a miss (an archive read racing its writer must not throw).
+     */
+    private static void withReaders(Runnable readLoop, AtomicBoolean done, ConcurrentLinkedQueue<String> misses,
+                                    Runnable writer) throws InterruptedException {
+        Runnable guarded = () -> {
+            try {
+                readLoop.run();
+            } catch (RuntimeException | Error e) {
+                misses.add("threw " + e);
+            }
+        };
+        Thread[] readers = {new Thread(guarded), new Thread(guarded)};
+        for (Thread t : readers) {
+            t.start();
+        }
+        try {
+            writer.run();
         } finally {
             done.set(true);
             for (Thread t : readers) {
                 t.join();
             }
         }
-        assertEquals(1, book.terminalArchived());
-        assertTrue(misses.isEmpty(), misses.size() + " reads missed the kept request, first " + misses.peek());
     }
 }
