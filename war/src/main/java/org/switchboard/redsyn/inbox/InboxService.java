@@ -23,6 +23,7 @@ import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.message.MessageSideKeys;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
 import org.switchboard.redsyn.message.StoredEnvelope;
@@ -264,7 +265,7 @@ public class InboxService {
             return;
         }
         long ttl = organisations.planOf(m.getFromOrg()).capTtl(null, config.defaultTtlSeconds());
-        em.persist(Notices.errorReply(m, text, now, ttl));
+        MessageSideKeys.persist(em, Notices.errorReply(m, text, now, ttl));
         wake.add(m.getFromAgentId());
     }
 }

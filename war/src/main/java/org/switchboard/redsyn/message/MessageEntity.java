@@ -22,7 +22,8 @@ import jakarta.persistence.Table;
  * index an update touches is a page path H2 writes at its commit, most of a cycle's CPU): the inbox
  * index holds {@code waiting} (queued or taken), which a lease leaves alone, and one {@code deadline}
  * index (the TTL while queued, the lease's end while taken, null once final) serves both sweeps.
- * Every statement that changes {@code state} keeps the two in step.
+ * Every statement that changes {@code state} keeps the two in step. The event id and the sender's
+ * session, set on few rows and read rarely, are keyed in side tables instead ({@link MessageSideKeys}).
  */
 @Entity
 @Table(name = "REDSYN_MESSAGE", indexes = {
@@ -30,9 +31,7 @@ import jakarta.persistence.Table;
         @Index(name = "REDSYN_MSG_DEADLINE", columnList = "DEADLINE"),
         @Index(name = "REDSYN_MSG_THREAD", columnList = "THREAD, SEQ"),
         @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
-        @Index(name = "REDSYN_MSG_FROMSESSION", columnList = "FROMSESSIONID"),
-        @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT"),
-        @Index(name = "REDSYN_MSG_EVENT", columnList = "EVENTID")})
+        @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT")})
 @NamedQuery(name = "Message.byMessageId", query = "SELECT m FROM MessageEntity m WHERE m.messageId = :id")
 @NamedQuery(name = "Message.deliveredBySeqs", query = "SELECT " + StoredEnvelope.COLUMNS
         + " FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
@@ -59,8 +58,8 @@ import jakarta.persistence.Table;
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.SWEEP_BATCH))
 @NamedQuery(name = "Message.thread", query = "SELECT m FROM MessageEntity m WHERE m.thread = :thread ORDER BY m.seq")
 @NamedQuery(name = "Message.toSession", query = "SELECT m FROM MessageEntity m WHERE m.toSessionId = :session ORDER BY m.seq")
-@NamedQuery(name = "Message.fromSession", query = "SELECT m FROM MessageEntity m WHERE m.fromSessionId = :session ORDER BY m.seq")
-@NamedQuery(name = "Message.forAckEvents", query = "SELECT " + MessageEntity.ACK_COLUMNS + " FROM MessageEntity m WHERE m.eventId IN :ids")
+@NamedQuery(name = "Message.forAckEvents", query = "SELECT " + MessageEntity.ACK_COLUMNS
+        + " FROM MessageEntity m, MessageEventEntity e WHERE e.eventId IN :ids AND m.seq = e.seq")
 @NamedQuery(name = "Message.countSince", query = "SELECT COUNT(m) FROM MessageEntity m WHERE m.fromOrg = :org AND m.createdAt >= :since AND m.notice = false")
 public class MessageEntity {
 
@@ -303,6 +302,11 @@ public class MessageEntity {
     /** The id on the wire: the publisher's id for an event copy, the message id otherwise. */
     public String wireId() {
         return eventId != null ? eventId : messageId;
+    }
+
+    /** On a topic event's copy, the publisher's id; null otherwise. */
+    public String getEventId() {
+        return eventId;
     }
 
     /** The topic of an event copy ({@code topic:org/team/name}), null otherwise. */

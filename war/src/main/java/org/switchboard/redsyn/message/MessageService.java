@@ -112,7 +112,7 @@ public class MessageService {
             m.files(d.zip().length, filesSha);
             em.persist(new FileEntity(id, from.org(), d.zip()));
         }
-        em.persist(m);
+        MessageSideKeys.persist(em, m);
         sealed.onAccepted(m, d.encrypted());
         queued.fire(new MessageQueued(m.getToAgentId()));
         return new SendResult(201, accepted(m, false));

@@ -40,6 +40,11 @@ public class SessionService {
     @Inject
     ListLimits limits;
 
+    /** A session's messages on the receiving side (what follows {@code FROM}, up to its first condition). */
+    static final String TO_SESSION = "MessageEntity m WHERE m.toSessionId = :session";
+    /** A session's messages on the sending side, keyed in their side table (V8). */
+    static final String FROM_SESSION = "MessageEntity m, MessageFromSessionEntity f WHERE f.sessionId = :session AND m.seq = f.seq";
+
     /** Most messages of one thread or session page (the bytes are bounded by {@code redsyn.list.max-bytes}). */
     static final int MAX_MESSAGES = 2000;
 
@@ -162,13 +167,13 @@ public class SessionService {
     /**
      * The first {@code max} of the session's messages after {@code seq} {@code after}, in order. Asked
      * as two indexed queries: one query with {@code toSession = :s OR fromSession = :s} made H2 scan
-     * the whole message table.
+     * the whole message table. The sending side is keyed in its side table ({@link MessageSideKeys}).
      */
     private List<MessageEntity> sessionMessages(long sessionId, long after, int max) {
         TreeMap<Long, MessageEntity> bySeq = new TreeMap<>();
-        for (String side : new String[] {"toSessionId", "fromSessionId"}) {
-            for (MessageEntity m : em.createQuery("SELECT m FROM MessageEntity m WHERE m." + side + " = :session AND m.seq > :after ORDER BY m.seq",
-                    MessageEntity.class).setParameter("session", sessionId).setParameter("after", after).setMaxResults(max).getResultList()) {
+        for (String query : new String[] {TO_SESSION, FROM_SESSION}) {
+            for (MessageEntity m : em.createQuery("SELECT m FROM " + query + " AND m.seq > :after ORDER BY m.seq", MessageEntity.class)
+                    .setParameter("session", sessionId).setParameter("after", after).setMaxResults(max).getResultList()) {
                 bySeq.put(m.getSeq(), m);
             }
         }
@@ -177,9 +182,8 @@ public class SessionService {
 
     /** Whether the caller sent or received any message of the session (each side one indexed query). */
     private boolean participates(Caller caller, long sessionId) {
-        for (String side : new String[] {"toSessionId", "fromSessionId"}) {
-            if (!em.createQuery("SELECT m.seq FROM MessageEntity m WHERE m." + side + " = :session"
-                            + " AND (m.fromPersonId = :person OR m.toPersonId = :person)", Long.class)
+        for (String query : new String[] {TO_SESSION, FROM_SESSION}) {
+            if (!em.createQuery("SELECT m.seq FROM " + query + " AND (m.fromPersonId = :person OR m.toPersonId = :person)", Long.class)
                     .setParameter("session", sessionId).setParameter("person", caller.personId()).setMaxResults(1).getResultList().isEmpty()) {
                 return true;
             }

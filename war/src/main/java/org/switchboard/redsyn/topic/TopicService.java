@@ -30,6 +30,7 @@ import org.switchboard.redsyn.link.RelayLinks;
 import org.switchboard.redsyn.message.EnvelopeDraft;
 import org.switchboard.redsyn.message.Kind;
 import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.message.MessageSideKeys;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.SessionEntity;
 import org.switchboard.redsyn.message.SignatureVerdict;
@@ -196,7 +197,7 @@ public class TopicService implements TopicPublisher {
                     .event(messageId, topic.toString());
             copy.content(thread, null, d.ts(), ttl, d.bodyJson(), d.refs().toString(), false, false);
             copy.signature(verdict.signed(), sig);
-            em.persist(copy);
+            MessageSideKeys.persist(em, copy);
             queued.fire(new MessageQueued(s.getAgentId()));
             copies++;
         }

@@ -17,6 +17,7 @@ import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.message.MessageSideKeys;
 import org.switchboard.redsyn.message.MessageQueued;
 import org.switchboard.redsyn.message.Notices;
 
@@ -155,7 +156,7 @@ public class DeliveryStore {
         em.createNamedQuery("File.delete").setParameter("id", a.messageId()).executeUpdate();
         if (m != null && Notices.deserved(m)) {
             long ttl = directory.planOf(m.getFromOrg()).capTtl(null, config.defaultTtlSeconds());
-            em.persist(Notices.errorReply(m, notDelivered(Notices.agentPath(m.getToAddress()), a.attempt()), now, ttl));
+            MessageSideKeys.persist(em, Notices.errorReply(m, notDelivered(Notices.agentPath(m.getToAddress()), a.attempt()), now, ttl));
             queued.fire(new MessageQueued(m.getFromAgentId()));
         }
     }
