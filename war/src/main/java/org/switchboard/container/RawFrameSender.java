@@ -9,7 +9,9 @@ import java.util.concurrent.Future;
  * {@code TyrusWebSocket.sendRawFrame}, a handle {@link PayaraShortcuts} resolved once at start. Tyrus's
  * own text send encodes UTF-8 with a byte-at-a-time encoder and makes one socket write per message;
  * the SYNAPSE hub sends two or more frames per chat, so encoding with the JDK and writing a socket's
- * queued frames in one go saves much of the hub's CPU under load.
+ * queued frames in one go saves much of the hub's CPU under load. Tyrus completes the future once its
+ * servlet writer has handed the bytes to the container's output stream, which writes or copies them
+ * before returning (the stream's contract); until then (a socket not ready) its queue holds the buffer.
  */
 final class RawFrameSender implements RawFrameWriter {
 

@@ -18,7 +18,7 @@ public final class FrameFlusher {
     private final ConcurrentLinkedQueue<WebSocketPeer> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final Runnable pass = this::pass;
-    /** The passes' UTF-8 counts (only the pass's thread uses it). */
+    /** The passes' UTF-8 counts and write array (only the pass's thread uses it). */
     private final TextFrames.Payloads payloads = new TextFrames.Payloads();
     /** The byte counts as of the last pass, for {@code /metrics} (read off the pass's thread). */
     private volatile long encodedBytes;
@@ -61,6 +61,13 @@ public final class FrameFlusher {
             reusedBytes = payloads.reusedBytes();
             writes = payloads.writes();
             frames = payloads.frames();
+        }
+    }
+
+    /** Write arrays the passes allocated (for tests). */
+    long arrays() {
+        synchronized (payloads) {
+            return payloads.arrays();
         }
     }
 

@@ -1,5 +1,6 @@
 package org.switchboard.synapse.session;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.switchboard.synapse.SharedText;
@@ -29,27 +30,46 @@ public final class TextFrames {
      * write owns it; the payloads may be shared with other sockets' writes).
      */
     static byte[] frames(byte[][] payloads, int count) {
+        byte[] out = new byte[length(payloads, count)];
+        lay(out, payloads, count);
+        return out;
+    }
+
+    /** Bytes of the frames of the first {@code count} payloads. */
+    private static int length(byte[][] payloads, int count) {
         int total = 0;
         for (int i = 0; i < count; i++) {
             total += headerLength(payloads[i].length) + payloads[i].length;
         }
-        byte[] out = new byte[total];
+        return total;
+    }
+
+    /** Lays the frames of the first {@code count} payloads end to end from the start of {@code out}. */
+    private static void lay(byte[] out, byte[][] payloads, int count) {
         int at = 0;
         for (int i = 0; i < count; i++) {
             at = writeHeader(out, at, payloads[i].length);
             System.arraycopy(payloads[i], 0, out, at, payloads[i].length);
             at += payloads[i].length;
         }
-        return out;
     }
 
     /**
      * The UTF-8 of the frames the flusher writes, with counts for {@code /metrics}: a frame of its own
      * socket is encoded for its write; a {@link SharedText} (one broadcast's text for every socket) is
-     * encoded by the first write that needs it and reused by the others. Not thread-safe: the flusher's
-     * one thread owns it.
+     * encoded by the first write that needs it and reused by the others. It also keeps the array the
+     * writes are laid out in (see {@link #frames}). Not thread-safe: the flusher's one thread owns it.
      */
     public static final class Payloads {
+        /**
+         * Size of the kept write array: a coalesced write stops adding frames past 64 KiB of text, so
+         * nearly every write fits; a larger one gets an array of its own.
+         */
+        static final int KEPT_ARRAY_BYTES = 128 * 1024;
+
+        /** The array writes are laid out in while the socket takes each write at once; null until needed. */
+        private byte[] kept;
+        private long arrays;
         private long encodings;
         private long encodedBytes;
         private long reusedBytes;
@@ -75,6 +95,41 @@ public final class TextFrames {
                 encodedBytes += bytes.length;
             }
             return bytes;
+        }
+
+        /**
+         * The frames of the first {@code count} payloads, laid out in the array kept across writes. A
+         * storm writes hundreds of MB a second in writes of tens of KB; a fresh array for each was that
+         * much garbage, zeroed and then filled. The writer must be done reading the bytes before the next
+         * call, or the caller hands the array over with {@link #keptByWriter}.
+         */
+        ByteBuffer frames(byte[][] payloads, int count) {
+            int total = length(payloads, count);
+            byte[] out;
+            if (total > KEPT_ARRAY_BYTES) {
+                out = new byte[total];
+                arrays++;
+            } else {
+                if (kept == null) {
+                    kept = new byte[KEPT_ARRAY_BYTES];
+                    arrays++;
+                }
+                out = kept;
+            }
+            lay(out, payloads, count);
+            return ByteBuffer.wrap(out, 0, total);
+        }
+
+        /** The writer still holds {@code frames} (its write has not finished): later writes use another array. */
+        void keptByWriter(ByteBuffer frames) {
+            if (frames.hasArray() && frames.array() == kept) {
+                kept = null;
+            }
+        }
+
+        /** Write arrays allocated so far (for tests). */
+        long arrays() {
+            return arrays;
         }
 
         /** Counts one write of {@code frameCount} frames. */

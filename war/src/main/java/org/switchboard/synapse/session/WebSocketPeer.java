@@ -248,10 +248,16 @@ public final class WebSocketPeer implements Peer {
                 payloads.wrote(batch.size());
             }
             writeStartedNanos = System.nanoTime();
+            // the flusher's pass lays its writes out in one array; other callers (any thread) take a fresh one
+            ByteBuffer frames = payloads == null ? ByteBuffer.wrap(TextFrames.frames(utf8, batch.size()))
+                    : payloads.frames(utf8, batch.size());
             Future<?> sent;
             try {
-                sent = raw.send(ByteBuffer.wrap(TextFrames.frames(utf8, batch.size())));
+                sent = raw.send(frames);
             } catch (RuntimeException e) {
+                if (payloads != null) {
+                    payloads.keptByWriter(frames); // it may have queued them before failing
+                }
                 complete(batch, false);
                 writing.set(false);
                 if (!session.isOpen()) {
@@ -261,6 +267,9 @@ public final class WebSocketPeer implements Peer {
                 continue;
             }
             if (!sent.isDone()) {
+                if (payloads != null) {
+                    payloads.keptByWriter(frames);
+                }
                 rechecks.schedule(() -> awaitRaw(sent, batch), RAW_RECHECK_MICROS, TimeUnit.MICROSECONDS);
                 return;
             }

@@ -46,6 +46,14 @@ class FrameFlusherTest {
             writes.add(copy);
             return CompletableFuture.completedFuture(null);
         };
+        return peer(with, writer);
+    }
+
+    private WebSocketPeer peerWith(RawFrameWriter writer) {
+        return peer(flusher, writer);
+    }
+
+    private WebSocketPeer peer(FrameFlusher with, RawFrameWriter writer) {
         ContainerShortcuts shortcuts = (ContainerShortcuts) Proxy.newProxyInstance(getClass().getClassLoader(),
                 new Class<?>[] {ContainerShortcuts.class}, (proxy, method, args) -> switch (method.getName()) {
                     case "rawFrames" -> writer;
@@ -150,5 +158,62 @@ class FrameFlusherTest {
         assertEquals(4 * 50, flusher.writes());
         assertEquals(40 * 50, flusher.frames());
         assertArrayEquals(TextFrames.encode(rosters.subList(30, 40).stream().map(SharedText::text).toList()), writes.get(writes.size() - 1));
+    }
+
+    @Test
+    void aPassLaysItsWritesInOneArrayUntilAWriteIsStillPending() {
+        List<byte[]> arrays = new ArrayList<>();
+        List<byte[]> taken = new ArrayList<>();
+        List<CompletableFuture<Void>> pending = new ArrayList<>();
+        RawFrameWriter writer = frames -> {
+            arrays.add(frames.array());
+            byte[] copy = new byte[frames.remaining()];
+            frames.duplicate().get(copy);
+            taken.add(copy);
+            // the third write is not taken at once: the writer keeps reading its buffer later
+            if (arrays.size() == 3) {
+                CompletableFuture<Void> later = new CompletableFuture<>();
+                pending.add(later);
+                return later;
+            }
+            return CompletableFuture.completedFuture(null);
+        };
+        List<WebSocketPeer> sockets = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            sockets.add(peerWith(writer));
+        }
+        for (int i = 0; i < 5; i++) {
+            sockets.get(i).sendCoalesced(shared("{\"to\":" + i + "}"));
+        }
+        runPasses();
+        assertEquals(5, arrays.size());
+        assertTrue(arrays.get(0) == arrays.get(1) && arrays.get(1) == arrays.get(2), "writes taken at once share the pass's array");
+        assertTrue(arrays.get(3) != arrays.get(2), "a write the writer still holds keeps its array to itself");
+        assertTrue(arrays.get(3) == arrays.get(4), "the writes after it share the next array");
+        assertEquals(2, flusher.arrays(), "two arrays for five writes");
+        byte[] held = java.util.Arrays.copyOf(arrays.get(2), taken.get(2).length);
+        assertArrayEquals(taken.get(2), held, "the pending write's bytes were not overwritten by the writes after it");
+        assertArrayEquals(TextFrames.encode(List.of("{\"to\":2}")), taken.get(2));
+        assertArrayEquals(TextFrames.encode(List.of("{\"to\":4}")), taken.get(4));
+        pending.forEach(p -> p.complete(null));
+    }
+
+    @Test
+    void aWriteLargerThanTheKeptArrayGetsItsOwn() {
+        List<byte[]> arrays = new ArrayList<>();
+        WebSocketPeer peer = peerWith(frames -> {
+            arrays.add(frames.array());
+            return CompletableFuture.completedFuture(null);
+        });
+        String big = "{\"pad\":\"" + "x".repeat(TextFrames.Payloads.KEPT_ARRAY_BYTES) + "\"}";
+        peer.sendCoalesced(shared("{\"small\":1}"));
+        runPasses();
+        peer.sendCoalesced(shared(big));
+        runPasses();
+        peer.sendCoalesced(shared("{\"small\":2}"));
+        runPasses();
+        assertEquals(3, arrays.size());
+        assertTrue(arrays.get(1) != arrays.get(0) && arrays.get(1).length > TextFrames.Payloads.KEPT_ARRAY_BYTES);
+        assertTrue(arrays.get(2) == arrays.get(0), "the kept array serves the next small write");
     }
 }
