@@ -198,6 +198,8 @@ public class SynapseMetricsServlet extends HttpServlet {
         gauge(out, "synapse_delivery_terminal_held", "Terminal delivery requests held in memory.", delivery.terminalHeld());
         gauge(out, "synapse_delivery_terminal_archived", "Terminal delivery requests held packed in the terminal archive.",
                 delivery.terminalArchived());
+        gauge(out, "synapse_delivery_terminal_archive_bytes",
+                "Bytes of direct memory (outside the heap) the terminal archive's records take.", delivery.terminalArchiveBytes());
         counter(out, "synapse_delivery_terminal_forgotten_total",
                 "Terminal delivery requests forgotten from memory (hub.delivery-terminal-*); the journal keeps them.",
                 delivery.terminalForgotten());

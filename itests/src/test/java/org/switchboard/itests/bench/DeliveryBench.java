@@ -158,9 +158,10 @@ class DeliveryBench {
             System.out.printf("DeliveryBench cycles: the first half second began at the hub's uptime %.2f s (counted from"
                             + " run-hub's start, a little before the JVM's), at %s (for GC logs decorated with time)%n",
                     FINISHED.hubUptimeAtFirst(latencies, hub.pid()), FINISHED.firstFinishedAt(latencies));
-            System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB; terminal requests held %.0f, forgotten %.0f%n",
-                    SoakBench.heapAfterFullGc(hub.pid()) / 1e6, hub.metric("synapse_delivery_terminal_held"),
-                    hub.metric("synapse_delivery_terminal_forgotten_total"));
+            System.out.printf("DeliveryBench memory: hub heap after full GC %.1f MB, terminal archive %.1f MB outside the heap;"
+                            + " terminal requests held %.0f, forgotten %.0f%n",
+                    SoakBench.heapAfterFullGc(hub.pid()) / 1e6, archiveBytes(hub) / 1e6,
+                    hub.metric("synapse_delivery_terminal_held"), hub.metric("synapse_delivery_terminal_forgotten_total"));
             if (HISTOGRAM > 0) {
                 // what the held requests cost: the top classes of the hub's live heap
                 HubProcess.jcmdLines(hub.pid(), "GC.class_histogram").stream().limit(HISTOGRAM + 3L)
@@ -599,4 +600,13 @@ class DeliveryBench {
 
 
 
+
+    /** The terminal archive's bytes outside the heap; NaN from a build without that metric (an older build of a pair). */
+    private static double archiveBytes(HubServer hub) throws IOException, InterruptedException {
+        try {
+            return hub.metric("synapse_delivery_terminal_archive_bytes");
+        } catch (AssertionError olderBuild) {
+            return Double.NaN;
+        }
+    }
 }

@@ -208,6 +208,11 @@ public final class DeliveryBook {
         return archive.size();
     }
 
+    /** Bytes of direct memory (outside the heap) the terminal archive's records take (metrics). */
+    public long terminalArchiveBytes() {
+        return archive.segmentBytes();
+    }
+
     private int terminalHeldLocked() {
         return closed.size() + archive.size();
     }

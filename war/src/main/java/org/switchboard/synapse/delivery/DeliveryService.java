@@ -765,6 +765,11 @@ public final class DeliveryService {
         return book.terminalArchived();
     }
 
+    /** Bytes of direct memory, outside the heap, the terminal archive's records take. */
+    public long terminalArchiveBytes() {
+        return book.terminalArchiveBytes();
+    }
+
     /** Terminal requests forgotten from memory since start ({@code hub.delivery-terminal-*}). */
     public long terminalForgotten() {
         return book.forgotten();

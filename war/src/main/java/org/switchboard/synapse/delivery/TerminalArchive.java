@@ -1,5 +1,6 @@
 package org.switchboard.synapse.delivery;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,9 @@ import java.util.List;
  * terminal only retries, status reads, replayed reports and notification replays read it, so it needs no
  * Java objects of its own: its fields and stored mutations are one record in a shared byte segment, found
  * through two open-addressing indexes (operation key; sender and idempotency key). A held request then
- * costs the collector nothing to trace or copy, and about a third of the heap it took as objects. Records
+ * costs the collector nothing to trace, and about a third of the memory it took as objects. The segments
+ * are direct buffers, outside the heap: a new segment outlives several young collections before it is
+ * promoted, and as a heap array it was most of what each of them copied (so most of their pause). Records
  * stay in the order they were archived, which is the order they are forgotten in. Thread-safe: reads share
  * a read lock and changes take the write lock, so the book's look-ups of finished requests (a new request's
  * idempotency pair, a status read) need not wait for the book's own lock, which every stage change takes.
@@ -31,7 +34,7 @@ final class TerminalArchive {
     /** At most this many words (hub ids, mode and quality names) are written by number. */
     private static final int WORDS_MAX = 4096;
 
-    private final List<byte[]> segments = new ArrayList<>();
+    private final List<ByteBuffer> segments = new ArrayList<>();
     /** The few values many records repeat (hub ids, mode and quality names), written as their index here. */
     private final List<String> words = new ArrayList<>();
     private final java.util.Map<String, Integer> wordIndex = new java.util.HashMap<>();
@@ -43,11 +46,23 @@ final class TerminalArchive {
     private int headSegment;
     private int headOffset;
     private int size;
+    /** Bytes of the segments held (outside the heap). */
+    private long segmentBytes;
     private final Index byKey = new Index();
     private final Index byPair = new Index();
     private final java.util.concurrent.locks.ReentrantReadWriteLock lock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     private final java.util.concurrent.locks.Lock read = lock.readLock();
     private final java.util.concurrent.locks.Lock write = lock.writeLock();
+
+    /** Bytes of direct memory the held segments take. */
+    long segmentBytes() {
+        read.lock();
+        try {
+            return segmentBytes;
+        } finally {
+            read.unlock();
+        }
+    }
 
     /** Records held. */
     int size() {
@@ -214,6 +229,7 @@ final class TerminalArchive {
     /** Moves the head past a finished segment, releasing it. */
     private void advanceHead() {
         while (headSegment < segments.size() - 1 && headOffset >= limit(headSegment)) {
+            segmentBytes -= segments.get(headSegment).capacity();
             segments.set(headSegment, null);
             headSegment++;
             headOffset = 0;
@@ -227,11 +243,12 @@ final class TerminalArchive {
 
     private long append(Writer w) {
         int length = w.length();
-        if (segments.isEmpty() || fill + length > segments.get(segments.size() - 1).length) {
+        if (segments.isEmpty() || fill + length > segments.get(segments.size() - 1).capacity()) {
             if (!segments.isEmpty()) {
                 ends.add(fill);
             }
-            segments.add(new byte[Math.max(SEGMENT, length)]);
+            segments.add(ByteBuffer.allocateDirect(Math.max(SEGMENT, length)));
+            segmentBytes += segments.get(segments.size() - 1).capacity();
             fill = 0;
         }
         int segment = segments.size() - 1;
@@ -304,9 +321,8 @@ final class TerminalArchive {
         return ch <= '9' ? ch - '0' : ch - 'a' + 10;
     }
 
-    private static int recordLength(byte[] segment, int offset) {
-        return ((segment[offset] & 0xFF) << 24) | ((segment[offset + 1] & 0xFF) << 16)
-                | ((segment[offset + 2] & 0xFF) << 8) | (segment[offset + 3] & 0xFF);
+    private static int recordLength(ByteBuffer segment, int offset) {
+        return segment.getInt(offset);
     }
 
     static long keyHash(String text) {
@@ -398,12 +414,12 @@ final class TerminalArchive {
             return at;
         }
 
-        void copyTo(byte[] target, int offset) {
+        void copyTo(ByteBuffer target, int offset) {
             bytes[0] = (byte) (at >>> 24);
             bytes[1] = (byte) (at >>> 16);
             bytes[2] = (byte) (at >>> 8);
             bytes[3] = (byte) at;
-            System.arraycopy(bytes, 0, target, offset, at);
+            target.put(offset, bytes, 0, at);
         }
 
         private void room(int more) {
@@ -415,7 +431,7 @@ final class TerminalArchive {
 
     /** Reads one record's fields in order. */
     private final class Reader {
-        private final byte[] bytes;
+        private final ByteBuffer bytes;
         private int at;
 
         Reader(long ref) {
@@ -435,16 +451,17 @@ final class TerminalArchive {
                 case HEX: {
                     byte[] digits = new byte[n << 1];
                     for (int b = 0; b < n; b++) {
-                        int v = bytes[at++] & 0xFF;
+                        int v = bytes.get(at++) & 0xFF;
                         digits[b << 1] = HEX_DIGITS[v >>> 4];
                         digits[(b << 1) + 1] = HEX_DIGITS[v & 0xF];
                     }
                     return new String(digits, StandardCharsets.ISO_8859_1);
                 }
                 default: {
-                    String value = new String(bytes, at, n, StandardCharsets.UTF_8);
+                    byte[] raw = new byte[n];
+                    bytes.get(at, raw, 0, n);
                     at += n;
-                    return value;
+                    return new String(raw, StandardCharsets.UTF_8);
                 }
             }
         }
@@ -454,7 +471,7 @@ final class TerminalArchive {
             int shift = 0;
             byte b;
             do {
-                b = bytes[at++];
+                b = bytes.get(at++);
                 value |= (long) (b & 0x7F) << shift;
                 shift += 7;
             } while (b < 0);
@@ -464,7 +481,7 @@ final class TerminalArchive {
         double real() {
             long bits = 0;
             for (int n = 0; n < 8; n++) {
-                bits = (bits << 8) | (bytes[at++] & 0xFF);
+                bits = (bits << 8) | (bytes.get(at++) & 0xFF);
             }
             return Double.longBitsToDouble(bits);
         }

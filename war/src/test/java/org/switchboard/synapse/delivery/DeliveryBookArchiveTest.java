@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -151,6 +152,27 @@ class DeliveryBookArchiveTest {
         assertNull(book.get("key-8999"));
         assertEquals("key-9000", book.get("key-9000").operationKey());
         assertEquals("key-13999", book.get("key-13999").operationKey());
+    }
+
+    @Test
+    void theArchiveCountsTheSegmentsItHoldsOutsideTheHeapAndGivesForgottenOnesBack() {
+        assertEquals(0, book.terminalArchiveBytes());
+        book.terminalRetention(0, 1_000);
+        for (int n = 0; n < 6_000; n++) {
+            admitAndComplete("key-" + n, n + 1);
+        }
+        now += DeliveryBook.ARCHIVE_AFTER_SECONDS * 2;
+        assertEquals(0, book.forgetClosed(now), "archived, none forgotten yet");
+        assertEquals(6_000, book.terminalArchived());
+        long held = book.terminalArchiveBytes();
+        assertTrue(held >= 4 * 256 * 1024, "6,000 records of ~200 bytes fill several 256 KiB segments: " + held);
+        assertEquals(0, held % (256 * 1024), "whole segments: " + held);
+        now += DeliveryBook.FORGET_GRACE_SECONDS + 1;
+        assertEquals(5_000, book.forgetClosed(now));
+        long after = book.terminalArchiveBytes();
+        assertTrue(after < held / 2, "the segments of forgotten records are given back: " + held + " -> " + after);
+        assertTrue(after > 0, "the last 1,000 records are still held");
+        assertEquals("key-5999", book.get("key-5999").operationKey());
     }
 
     @Test
