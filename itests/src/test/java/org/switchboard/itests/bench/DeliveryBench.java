@@ -139,10 +139,12 @@ class DeliveryBench {
                 HubProcess.jcmd(hub.pid(), "JFR.start", "name=deliverycycles", "settings=" + System.getProperty("bench.jfr-settings", "profile"), "filename=" + jfrCycles);
             }
             cpuBefore = HubProcess.cpuNanos(hub.pid());
+            clientBefore = HubProcess.cpuNanos(ProcessHandle.current().pid());
             journalBefore = JournalCounters.read(hub);
             loadBefore = HubProcess.loadAverage();
             long cycleElapsed = cyclesRun(all, cycles / pairs, cycleRate, latencies);
             cpu = HubProcess.cpuNanos(hub.pid()) - cpuBefore;
+            clientCpu = HubProcess.cpuNanos(ProcessHandle.current().pid()) - clientBefore;
             journal = JournalCounters.read(hub).since(journalBefore);
             if (!jfrCycles.isEmpty()) {
                 HubProcess.jcmd(hub.pid(), "JFR.stop", "name=deliverycycles");
@@ -151,7 +153,9 @@ class DeliveryBench {
                     + " request->completed %s; hub CPU %.1f us/cycle (%.2f cores); load %s -> %s%n",
                     latencies.length, cycleRate, cycleElapsed / 1e9, new Percentiles(latencies, latencies.length).summary(),
                     cpu / 1e3 / latencies.length, cpu / (double) cycleElapsed, loadBefore, HubProcess.loadAverage());
-            System.out.printf("DeliveryBench cycles: journal %s%n", journal);
+            // the generator shares the two cores: hub and generator together say how near saturation the run was
+            System.out.printf("DeliveryBench cycles: load generator CPU %.1f us/cycle (%.2f cores); journal %s%n",
+                    clientCpu / 1e3 / latencies.length, clientCpu / (double) cycleElapsed, journal);
             System.out.printf("DeliveryBench cycle legs (p50 / p99 ms): %s%n", Legs.summary(all));
             System.out.printf("DeliveryBench cycles over 20 ms by half second (count/worst ms): %s%n",
                     FINISHED.overByWindow(latencies, 20_000_000L, 500_000_000L));
