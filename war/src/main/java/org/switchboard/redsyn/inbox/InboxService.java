@@ -156,6 +156,13 @@ public class InboxService {
     public JsonObject ack(Caller caller, Address address, List<String> ids) {
         AgentInfo agent = agents.requireOwned(caller, address.agentPath());
         long now = System.currentTimeMillis();
+        if (ids.size() == 1 && em.createNamedQuery("Message.ackTaken").setParameter("done", DeliveryState.DONE).setParameter("now", now)
+                .setParameter("id", ids.get(0)).setParameter("agent", agent.id()).setParameter("taken", DeliveryState.TAKEN)
+                .executeUpdate() == 1) {
+            // the path below would have read this row, found it CONFIRM and made the same change: one statement instead of two
+            return Jsons.PROVIDER.createObjectBuilder().add("acked", Jsons.PROVIDER.createArrayBuilder().add(ids.get(0)))
+                    .add("not_acked", Jsons.PROVIDER.createArrayBuilder()).build();
+        }
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
         JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();

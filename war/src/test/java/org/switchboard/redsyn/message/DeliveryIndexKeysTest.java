@@ -78,7 +78,7 @@ class DeliveryIndexKeysTest {
     @Test
     void everyStateUpdateAlsoSetsTheDeadlineAndEveryFinalOneLeavesTheInbox() throws ReflectiveOperationException {
         Map<String, String> updates = stateUpdates();
-        assertEquals(7, updates.size(), "the state updates found: " + updates.keySet());
+        assertEquals(8, updates.size(), "the state updates found: " + updates.keySet());
         List<String> problems = new ArrayList<>();
         for (Map.Entry<String, String> u : updates.entrySet()) {
             String set = u.getValue().substring(0, u.getValue().indexOf(" WHERE "));

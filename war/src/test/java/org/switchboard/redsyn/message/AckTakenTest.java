@@ -1,0 +1,96 @@
+package org.switchboard.redsyn.message;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.h2.jdbcx.JdbcDataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one-statement ack ({@link MessageEntity#ACK_TAKEN}), run on H2 with the migrated schema: it ends
+ * only the named message when it is taken by the acking agent, plain (no event id, no files), and H2
+ * finds the row by the message id's unique index. The JPQL is turned into SQL by name (the columns are
+ * the fields' names), so the statement tested is the one declared.
+ */
+class AckTakenTest {
+
+    private static String script(String name) throws IOException {
+        try (InputStream in = AckTakenTest.class.getResourceAsStream("/db/migration/h2/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** {@link MessageEntity#ACK_TAKEN} as SQL, its named parameters replaced by {@code values}. */
+    static String sql(Map<String, String> values) {
+        String sql = MessageEntity.ACK_TAKEN.replace("UPDATE MessageEntity m SET", "UPDATE redsyn_message m SET");
+        Matcher p = Pattern.compile(":(\\w+)").matcher(sql);
+        StringBuilder out = new StringBuilder();
+        while (p.find()) {
+            p.appendReplacement(out, Matcher.quoteReplacement(values.get(p.group(1))));
+        }
+        p.appendTail(out);
+        return out.toString().toLowerCase(Locale.ROOT);
+    }
+
+    private static void insert(Statement s, long seq, String id, long agent, int state, String eventId, Long files) throws SQLException {
+        s.execute("INSERT INTO redsyn_message (seq, bodyjson, fromaddress, kind, messageid, thread, toaddress, toagentid, state, "
+                + "leaseuntil, expiresat, eventid, filesbytes, waiting, deadline) VALUES (" + seq + ", '{}', 'a/b/c/d', 'request', '" + id
+                + "', 't', 'a/b/c/e', " + agent + ", " + state + ", 7000, 9000, " + (eventId == null ? "NULL" : "'" + eventId + "'") + ", "
+                + files + ", " + (state <= DeliveryState.TAKEN ? 1 : 0) + ", " + (state <= DeliveryState.TAKEN ? 7000 : "NULL") + ")");
+    }
+
+    private static List<String> rows(Statement s) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("SELECT messageid, state, waiting, deadline, doneat FROM redsyn_message ORDER BY seq")) {
+            while (rs.next()) {
+                rows.add(rs.getString(1) + " " + rs.getInt(2) + " " + rs.getInt(3) + " " + rs.getObject(4) + " " + rs.getObject(5));
+            }
+        }
+        return rows;
+    }
+
+    @Test
+    void endsOnlyAPlainMessageTakenByTheAckingAgentAndFindsItByItsId() throws Exception {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:ack-taken;DB_CLOSE_DELAY=-1");
+        try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
+            for (String v : List.of("V1__baseline.sql", "V2__message_auth_nonces.sql", "V3__attachments.sql", "V4__identity_pins.sql",
+                    "V5__federation_inbound.sql", "V6__message_auth_nonce_batches.sql", "V7__redsyn_delivery_indexes.sql",
+                    "V8__redsyn_message_side_keys.sql")) {
+                s.execute(script(v));
+            }
+            insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
+            insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
+            insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);
+            insert(s, 4, "done", 3, DeliveryState.DONE, null, null);
+            insert(s, 5, "topic-copy", 3, DeliveryState.TAKEN, "e1", null);
+            insert(s, 6, "with-files", 3, DeliveryState.TAKEN, null, 10L);
+            List<String> before = rows(s);
+            for (String id : List.of("other-agent", "queued", "done", "topic-copy", "with-files", "nope")) {
+                assertEquals(0, s.executeUpdate(sql(Map.of("done", "2", "now", "8000", "id", "'" + id + "'", "agent", "3", "taken", "1"))), id);
+            }
+            assertEquals(before, rows(s), "the statement leaves every other case to the read-then-update path");
+            assertEquals(1, s.executeUpdate(sql(Map.of("done", "2", "now", "8000", "id", "'taken'", "agent", "3", "taken", "1"))));
+            assertEquals("taken 2 0 null 8000", rows(s).get(0), "done, out of the inbox and deadline indexes, with its time");
+            assertEquals(before.subList(1, before.size()), rows(s).subList(1, before.size()));
+            try (ResultSet rs = s.executeQuery("EXPLAIN " + sql(Map.of("done", "2", "now", "8000", "id", "'x'", "agent", "3", "taken", "1")))) {
+                rs.next();
+                String plan = rs.getString(1).toUpperCase(Locale.ROOT);
+                assertTrue(plan.contains("REDSYN_MESSAGE_MESSAGEID_KEY"), plan); // not the agent's inbox index: all its history
+            }
+        }
+    }
+}
