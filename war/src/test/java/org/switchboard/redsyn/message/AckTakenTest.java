@@ -3,9 +3,6 @@ package org.switchboard.redsyn.message;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -18,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.switchboard.schema.H2Scripts;
 
 /**
  * The one-statement ack ({@link MessageEntity#ACK_TAKEN}), run on H2 with the migrated schema: it ends
@@ -26,12 +24,6 @@ import org.junit.jupiter.api.Test;
  * the fields' names), so the statement tested is the one declared.
  */
 class AckTakenTest {
-
-    private static String script(String name) throws IOException {
-        try (InputStream in = AckTakenTest.class.getResourceAsStream("/db/migration/h2/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
 
     /** {@link MessageEntity#ACK_TAKEN} as SQL, its named parameters replaced by {@code values}. */
     static String sql(Map<String, String> values) {
@@ -67,11 +59,7 @@ class AckTakenTest {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:ack-taken;DB_CLOSE_DELAY=-1");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
-            for (String v : List.of("V1__baseline.sql", "V2__message_auth_nonces.sql", "V3__attachments.sql", "V4__identity_pins.sql",
-                    "V5__federation_inbound.sql", "V6__message_auth_nonce_batches.sql", "V7__redsyn_delivery_indexes.sql",
-                    "V8__redsyn_message_side_keys.sql")) {
-                s.execute(script(v));
-            }
+            H2Scripts.applyThrough(s, 8);
             insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
             insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
             insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);

@@ -6,10 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.persistence.NamedQuery;
-import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -21,6 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.switchboard.schema.H2Scripts;
 
 /**
  * The WAITING and DEADLINE keys of a message row (V7): kept in step with the state by the entity and by
@@ -93,12 +91,6 @@ class DeliveryIndexKeysTest {
         assertEquals(List.of(), problems);
     }
 
-    private static String script(String name) throws IOException {
-        try (InputStream in = DeliveryIndexKeysTest.class.getResourceAsStream("/db/migration/h2/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
     private static void insert(Statement s, long seq, int state, long leaseUntil, long expiresAt) throws SQLException {
         s.execute("INSERT INTO redsyn_message (seq, bodyjson, fromaddress, kind, messageid, thread, toaddress, toagentid, state, "
                 + "leaseuntil, expiresat) VALUES (" + seq + ", '{}', 'a/b/c/d', 'request', 'm" + seq + "', 't', 'a/b/c/e', 3, "
@@ -117,14 +109,11 @@ class DeliveryIndexKeysTest {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:delivery-keys;DB_CLOSE_DELAY=-1");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
-            for (String v : List.of("V1__baseline.sql", "V2__message_auth_nonces.sql", "V3__attachments.sql", "V4__identity_pins.sql",
-                    "V5__federation_inbound.sql")) {
-                s.execute(script(v));
-            }
+            H2Scripts.applyThrough(s, 5);
             insert(s, 1, DeliveryState.QUEUED, 0, 9000);
             insert(s, 2, DeliveryState.TAKEN, 7000, 9000);
             insert(s, 3, DeliveryState.DONE, 7000, 9000);
-            s.execute(script("V7__redsyn_delivery_indexes.sql"));
+            H2Scripts.apply(s, 7);
             List<String> rows = new ArrayList<>();
             try (ResultSet rs = s.executeQuery("SELECT seq, waiting, deadline FROM redsyn_message ORDER BY seq")) {
                 while (rs.next()) {

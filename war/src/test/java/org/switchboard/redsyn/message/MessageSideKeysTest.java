@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.reflect.Field;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,6 +20,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.switchboard.schema.H2Scripts;
 
 /**
  * The event id and the sender's session of a message live in side tables (V8): every message insert
@@ -85,12 +84,6 @@ class MessageSideKeysTest {
         assertEquals(List.of(), problems, "a message stored without its side keys");
     }
 
-    private static String script(String name) throws IOException {
-        try (InputStream in = MessageSideKeysTest.class.getResourceAsStream("/db/migration/h2/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
-    }
-
     private static void insert(Statement s, long seq, String eventId, Long fromSession) throws SQLException {
         s.execute("INSERT INTO redsyn_message (seq, bodyjson, fromaddress, kind, messageid, thread, toaddress, toagentid, state, "
                 + "eventid, fromsessionid) VALUES (" + seq + ", '{}', 'a/b/c/d', 'request', 'm" + seq + "', 't', 'a/b/c/e', 3, 0, "
@@ -126,15 +119,12 @@ class MessageSideKeysTest {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:side-keys;DB_CLOSE_DELAY=-1");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
-            for (String v : List.of("V1__baseline.sql", "V2__message_auth_nonces.sql", "V3__attachments.sql", "V4__identity_pins.sql",
-                    "V5__federation_inbound.sql", "V6__message_auth_nonce_batches.sql", "V7__redsyn_delivery_indexes.sql")) {
-                s.execute(script(v));
-            }
+            H2Scripts.applyThrough(s, 7);
             insert(s, 1, null, null);
             insert(s, 2, "e-pub", null);
             insert(s, 3, null, 12L);
             insert(s, 4, "e-pub", 12L);
-            s.execute(script("V8__redsyn_message_side_keys.sql"));
+            H2Scripts.apply(s, 8);
             assertEquals(List.of("e-pub 2", "e-pub 4"), rows(s, "SELECT eventid, seq FROM redsyn_message_event ORDER BY seq"));
             assertEquals(List.of("12 3", "12 4"), rows(s, "SELECT sessionid, seq FROM redsyn_message_from_session ORDER BY seq"));
             String indexes = rows(s, "SELECT index_name, 0 FROM information_schema.indexes WHERE table_name = 'REDSYN_MESSAGE'").toString();

@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
+import org.switchboard.schema.H2Scripts;
 
 /**
  * The durable replay store on in-memory H2 with the V2 and V6 tables: group commit, replays refused, prune,
@@ -28,12 +29,9 @@ class JdbcNonceStoreTest {
     private static JdbcDataSource database() throws Exception {
         JdbcDataSource ds = new JdbcDataSource();
         ds.setURL("jdbc:h2:mem:nonce-store-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1");
-        for (String name : List.of("V2__message_auth_nonces.sql", "V6__message_auth_nonce_batches.sql")) {
-            String script = new String(JdbcNonceStoreTest.class.getResourceAsStream(
-                    "/db/migration/h2/" + name).readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
-                s.execute(script);
-            }
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            H2Scripts.apply(s, 2);
+            H2Scripts.apply(s, 6);
         }
         return ds;
     }

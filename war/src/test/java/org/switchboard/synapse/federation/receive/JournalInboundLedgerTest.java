@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -16,6 +14,7 @@ import java.util.List;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.switchboard.schema.H2Scripts;
 import org.switchboard.journal.SideRow;
 import org.switchboard.synapse.InMemoryJournal;
 
@@ -31,10 +30,7 @@ class JournalInboundLedgerTest {
     void schema() throws Exception {
         db = new JdbcDataSource();
         db.setURL("jdbc:h2:mem:inbound-ledger-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
-        String script;
-        try (InputStream in = getClass().getResourceAsStream("/db/migration/h2/V5__federation_inbound.sql")) {
-            script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
+        String script = H2Scripts.script(H2Scripts.fileName(5));
         try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
             for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
                 if (!statement.isBlank()) {
