@@ -28,7 +28,8 @@ import org.switchboard.itests.support.HubServer;
  * collection is printed against the same figure taken before the last round; the benchmark's hub gets a
  * registration deadline of {@code bench.auth-timeout} (3600) seconds so the unregistered ones stay
  * (a hub driven through {@code bench.port} needs {@code HUB_AUTH_TIMEOUT_SECONDS} set likewise). {@code bench.jfr=/path.jfr}
- * records a JFR profile of the last round; {@code bench.hub-war=/path/switchboard.war} starts another build;
+ * records a JFR profile of the last round ({@code bench.jfr-rounds=N}: of the last N rounds, with the closes between
+ * them); {@code bench.hub-war=/path/switchboard.war} starts another build;
  * {@code bench.hub-env=KEY=value,…} adds hub settings.
  */
 class StormBench {
@@ -38,6 +39,8 @@ class StormBench {
     private static final int THREADS = Integer.getInteger("bench.threads", 16);
     private static final int IDLE = Integer.getInteger("bench.idle", 5000);
     private static final String JFR = System.getProperty("bench.jfr", "");
+    /** How many of the last rounds the JFR recording spans ({@code bench.jfr-rounds}, 1): one warm round has too few samples. */
+    private static final int JFR_ROUNDS = Math.max(1, Integer.getInteger("bench.jfr-rounds", 1));
     /** Top classes of the hub's heap printed with the idle figure ({@code bench.histogram}, 0 = none). */
     private static final int HISTOGRAM = Integer.getInteger("bench.histogram", 0);
     /** Port of an already running hub to drive instead of starting one ({@code bench.pid}: its JVM, for the CPU figure). */
@@ -90,9 +93,9 @@ class StormBench {
                 boolean last = round == ROUNDS;
                 if (last) {
                     heapBefore = heap(pid);
-                    if (!JFR.isEmpty()) {
-                        HubProcess.jcmd(pid, "JFR.start", "name=storm", "settings=profile", "filename=" + JFR);
-                    }
+                }
+                if (round == Math.max(1, ROUNDS - JFR_ROUNDS + 1) && !JFR.isEmpty()) {
+                    HubProcess.jcmd(pid, "JFR.start", "name=storm", "settings=profile", "filename=" + JFR);
                 }
                 storm(round, pid, port, sockets, connectors);
                 if (last && !JFR.isEmpty()) {
