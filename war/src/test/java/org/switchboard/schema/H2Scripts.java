@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.h2.jdbcx.JdbcDataSource;
 
 /** The shipped H2 migration scripts for tests that build a schema by hand, found by version, not by a list kept in each test. */
 public final class H2Scripts {
@@ -21,6 +22,13 @@ public final class H2Scripts {
     private static final Pattern VERSIONED = Pattern.compile("V(\\d+)__.*\\.sql");
 
     private H2Scripts() {
+    }
+
+    /** An empty in-memory H2 database named {@code name}, kept until the JVM ends (each test picks its own name). */
+    public static JdbcDataSource memory(String name) {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1");
+        return ds;
     }
 
     /** The text of one script, by its file name. */
@@ -53,7 +61,7 @@ public final class H2Scripts {
     }
 
     /** Runs the scripts of versions {@code from} to {@code through} (both included), in version order. */
-    public static void applyRange(Statement statement, int from, int through) throws IOException, SQLException {
+    private static void applyRange(Statement statement, int from, int through) throws IOException, SQLException {
         List<String> names = versions().stream().filter(n -> version(n) >= from && version(n) <= through).toList();
         if (names.isEmpty() || version(names.get(names.size() - 1)) != through) {
             throw new IOException("no H2 migration script of version " + through + " (have " + versions() + ")");

@@ -56,8 +56,7 @@ class AckTakenTest {
 
     @Test
     void endsOnlyAPlainMessageTakenByTheAckingAgentAndFindsItByItsId() throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:ack-taken;DB_CLOSE_DELAY=-1");
+        JdbcDataSource ds = H2Scripts.memory("ack-taken");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
             H2Scripts.applyThrough(s, 8);
             insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);

@@ -106,8 +106,7 @@ class DeliveryIndexKeysTest {
 
     @Test
     void theMigrationKeysOldRowsAndH2UsesTheNewIndexes() throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:delivery-keys;DB_CLOSE_DELAY=-1");
+        JdbcDataSource ds = H2Scripts.memory("delivery-keys");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
             H2Scripts.applyThrough(s, 5);
             insert(s, 1, DeliveryState.QUEUED, 0, 9000);

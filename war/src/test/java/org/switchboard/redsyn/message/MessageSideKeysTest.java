@@ -116,8 +116,7 @@ class MessageSideKeysTest {
 
     @Test
     void theMigrationMovesOldKeysAndH2ReadsThemByKey() throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:side-keys;DB_CLOSE_DELAY=-1");
+        JdbcDataSource ds = H2Scripts.memory("side-keys");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
             H2Scripts.applyThrough(s, 7);
             insert(s, 1, null, null);

@@ -27,8 +27,7 @@ class JdbcNonceStoreTest {
     private static final AtomicInteger DATABASES = new AtomicInteger();
 
     private static JdbcDataSource database() throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:nonce-store-" + DATABASES.incrementAndGet() + ";DB_CLOSE_DELAY=-1");
+        JdbcDataSource ds = H2Scripts.memory("nonce-store-" + DATABASES.incrementAndGet());
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             H2Scripts.apply(s, 2);
             H2Scripts.apply(s, 6);

@@ -28,8 +28,7 @@ class JournalInboundLedgerTest {
 
     @BeforeEach
     void schema() throws Exception {
-        db = new JdbcDataSource();
-        db.setURL("jdbc:h2:mem:inbound-ledger-" + System.nanoTime() + ";DB_CLOSE_DELAY=-1");
+        db = H2Scripts.memory("inbound-ledger-" + System.nanoTime());
         String script = H2Scripts.script(H2Scripts.fileName(5));
         try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
             for (String statement : script.replaceAll("(?m)^--.*$", "").split(";")) {
