@@ -19,8 +19,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.address.Address;
+import org.switchboard.redsyn.inbox.GroupedAcks;
 import org.switchboard.redsyn.inbox.InboxPolling;
-import org.switchboard.redsyn.inbox.InboxService;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -41,7 +41,7 @@ public class InboxResource {
     InboxPolling polling;
 
     @Inject
-    InboxService inbox;
+    GroupedAcks acks;
 
     @Operation(summary = "take what waits (long polling with wait=), or list it with peek=1")
     @APIResponse(responseCode = "200", description = "the envelopes taken (or waiting)", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Items.class)))
@@ -63,6 +63,6 @@ public class InboxResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public JsonObject ack(@Context SecurityContext security, @PathParam("org") String org, @PathParam("team") String team,
                           @PathParam("user") String user, @PathParam("agent") String agent, @Valid @NotNull Requests.Ack body) {
-        return inbox.ack(AuthFilter.caller(security), new Address(org, team, user, agent, null), body.ids);
+        return acks.ack(AuthFilter.caller(security), new Address(org, team, user, agent, null), body.ids);
     }
 }

@@ -160,9 +160,22 @@ public class InboxService {
                 .setParameter("id", ids.get(0)).setParameter("agent", agent.id()).setParameter("taken", DeliveryState.TAKEN)
                 .executeUpdate() == 1) {
             // the path below would have read this row, found it CONFIRM and made the same change: one statement instead of two
-            return Jsons.PROVIDER.createObjectBuilder().add("acked", Jsons.PROVIDER.createArrayBuilder().add(ids.get(0)))
-                    .add("not_acked", Jsons.PROVIDER.createArrayBuilder()).build();
+            return ackedOne(ids.get(0));
         }
+        return ackRead(agent, ids, now);
+    }
+
+    /** The answer to an ack of one id that {@link MessageEntity#ACK_TAKEN} ended. */
+    static JsonObject ackedOne(String id) {
+        return Jsons.PROVIDER.createObjectBuilder().add("acked", Jsons.PROVIDER.createArrayBuilder().add(id))
+                .add("not_acked", Jsons.PROVIDER.createArrayBuilder()).build();
+    }
+
+    /**
+     * An ack by reading what the ids name, then ending each message that may be ended: every case, in its
+     * own transaction ({@link GroupedAcks} comes here when its one statement changed nothing).
+     */
+    public JsonObject ackRead(AgentInfo agent, List<String> ids, long now) {
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();
         JsonArrayBuilder notAcked = Jsons.PROVIDER.createArrayBuilder();
         Set<String> seen = new HashSet<>();

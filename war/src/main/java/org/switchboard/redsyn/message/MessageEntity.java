@@ -90,6 +90,12 @@ public class MessageEntity {
      */
     public static final String ACK_TAKEN = "UPDATE MessageEntity m SET m.state = :done, m.doneAt = :now, " + FINAL
             + " WHERE m.messageId = :id AND m.toAgentId = :agent AND m.state = :taken AND m.eventId IS NULL AND m.filesBytes IS NULL";
+    /**
+     * {@link #ACK_TAKEN} as SQL, for the grouped acks' writer, which runs it over plain JDBC outside JPA
+     * (parameters: done, now, message id, agent, taken). Kept next to the JPQL so the two change together.
+     */
+    public static final String ACK_TAKEN_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, DONEAT = ?, WAITING = 0, DEADLINE = NULL"
+            + " WHERE MESSAGEID = ? AND TOAGENTID = ? AND STATE = ? AND EVENTID IS NULL AND FILESBYTES IS NULL";
     /** How many waiting messages a take considers at most. */
     public static final String INBOX_CANDIDATES = "500";
     /** How many expired leases, and how many expired queued messages, one sweep batch handles at most. */

@@ -80,4 +80,41 @@ class AckTakenTest {
             }
         }
     }
+
+    @Test
+    void theSqlOfTheGroupedWriterChangesExactlyWhatTheJpqlDoes() throws Exception {
+        JdbcDataSource ds = new JdbcDataSource();
+        ds.setURL("jdbc:h2:mem:ack-taken-sql;DB_CLOSE_DELAY=-1");
+        try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
+            H2Scripts.applyThrough(s, 8);
+            insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
+            insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
+            insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);
+            insert(s, 4, "done", 3, DeliveryState.DONE, null, null);
+            insert(s, 5, "topic-copy", 3, DeliveryState.TAKEN, "e1", null);
+            insert(s, 6, "with-files", 3, DeliveryState.TAKEN, null, 10L);
+            List<String> before = rows(s);
+            try (java.sql.PreparedStatement p = c.prepareStatement(MessageEntity.ACK_TAKEN_SQL)) {
+                for (String id : List.of("other-agent", "queued", "done", "topic-copy", "with-files", "nope", "taken")) {
+                    p.setObject(1, DeliveryState.DONE);
+                    p.setObject(2, 8000L);
+                    p.setObject(3, id);
+                    p.setObject(4, 3L);
+                    p.setObject(5, DeliveryState.TAKEN);
+                    assertEquals(id.equals("taken") ? 1 : 0, p.executeUpdate(), id);
+                }
+            }
+            assertEquals("taken 2 0 null 8000", rows(s).get(0), "the same change as the JPQL's");
+            assertEquals(before.subList(1, before.size()), rows(s).subList(1, before.size()));
+            String explained = MessageEntity.ACK_TAKEN_SQL;
+            for (String value : List.of("2", "8000", "'x'", "3", "1")) { // the id a string, as bound: else H2 cannot use its index
+                explained = explained.replaceFirst("\\?", value);
+            }
+            try (ResultSet rs = s.executeQuery("EXPLAIN " + explained)) {
+                rs.next();
+                String plan = rs.getString(1).toUpperCase(Locale.ROOT);
+                assertTrue(plan.contains("REDSYN_MESSAGE_MESSAGEID_KEY"), plan);
+            }
+        }
+    }
 }
