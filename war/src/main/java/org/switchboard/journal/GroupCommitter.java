@@ -4,28 +4,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.DoubleSupplier;
 
 /**
- * Group commit for the journal: appenders on any thread enqueue without locking; one writer thread
- * drains the queue, assigns consecutive seqs, and hands up to {@link GroupCommitPolicy#maxRowsPerBatch()}
+ * Group commit for the journal ({@link GroupWriter}): appenders on any thread enqueue without locking; one
+ * writer thread drains the queue, assigns consecutive seqs, and hands up to {@link GroupCommitPolicy#maxRowsPerBatch()}
  * rows to the {@link Sink} as one transaction. Futures complete only after that transaction
  * commits, in seq order, on the completion executor (so callers' continuations never slow the
  * writer). A failed batch applies nothing; its appends are retried one transaction each so that
  * one bad append cannot sink its neighbours, and those that fail again fail their futures.
  * Seqs handed to a failed transaction are never reused.
  */
-public final class GroupCommitter implements AutoCloseable {
-
-    /** How long {@link #close()} lets the writer finish what is queued before interrupting it. */
-    static final long SHUTDOWN_WAIT_SECONDS = 3;
+public final class GroupCommitter extends GroupWriter<GroupCommitter.Pending> {
 
     /** Durable storage for one batch: writes every row of it in one transaction, or throws and writes none. */
     @FunctionalInterface
@@ -48,16 +41,7 @@ public final class GroupCommitter implements AutoCloseable {
     private final Sink sink;
     private final Executor completions;
     private final DoubleSupplier clock;
-    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queuedRows = new AtomicInteger();
-    private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile boolean accepting = true;
-    private volatile boolean running = true;
-    private volatile boolean writerIdle;
-    private volatile boolean writerLingering;
     private volatile boolean writerLingerPrompt;
-    private volatile boolean writerDone;
-    private volatile Thread writer;
     private volatile long committedSeq;
     private volatile long batchesCommitted;
     private volatile long appendsCommitted;
@@ -83,6 +67,7 @@ public final class GroupCommitter implements AutoCloseable {
     /** As above, with the writer's append-rate estimate given (tests start it where they need it). */
     GroupCommitter(GroupCommitPolicy policy, Sink sink, Executor completions, DoubleSupplier clock,
                    long lastSeq, long lastOutboxOrder, AppendRate appendRate) {
+        super("journal", policy.maxRowsPerBatch(), policy.maxQueuedRows(), policy.idleParkNanos());
         this.appendRate = Objects.requireNonNull(appendRate);
         this.policy = Objects.requireNonNull(policy);
         this.sink = Objects.requireNonNull(sink);
@@ -95,10 +80,7 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Starts the writer on a thread from {@code threads} (a container-managed factory in the server). */
     public void start(ThreadFactory threads) {
-        Thread thread = threads.newThread(this::writeLoop);
-        thread.setName("journal-writer");
-        writer = thread;
-        thread.start();
+        start(threads, "journal-writer");
     }
 
     /**
@@ -136,14 +118,8 @@ public final class GroupCommitter implements AutoCloseable {
         if (pending.size() == 0) {
             return CompletableFuture.completedFuture(new long[0]);
         }
-        if (!accepting) {
-            return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
-        }
-        if (queuedRows.addAndGet(pending.size()) > policy.maxQueuedRows()) {
-            queuedRows.addAndGet(-pending.size());
-            return CompletableFuture.failedFuture(new JournalUnavailableException("journal overloaded: too many appends waiting"));
-        }
-        return enqueue(pending);
+        enqueue(pending);
+        return pending.future;
     }
 
     /**
@@ -151,24 +127,9 @@ public final class GroupCommitter implements AutoCloseable {
      * written for it: it only takes its place in the queue, so a reader that waits for it sees them.
      */
     public CompletableFuture<Void> flushed() {
-        if (!accepting) {
-            return CompletableFuture.failedFuture(new JournalUnavailableException("journal is shut down"));
-        }
-        return enqueue(Pending.of(List.of(), List.of(), List.of(), false)).thenApply(seqs -> null);
-    }
-
-    private CompletableFuture<long[]> enqueue(Pending pending) {
-        pending.enqueuedNanos = System.nanoTime();
-        queue.add(pending);
-        if (writerIdle || (writerLingering && (queuedRows.get() >= policy.lingerRows()
-                || (pending.prompt && !writerLingerPrompt)))) {
-            // A lingering writer has what it waited for, or a prompt append that may shorten its wait.
-            LockSupport.unpark(writer);
-        } else if (writerDone) {
-            // Raced with shutdown after the writer's final drain: nobody else will see this append.
-            failAll(new JournalUnavailableException("journal is shut down"));
-        }
-        return pending.future;
+        Pending marker = Pending.of(List.of(), List.of(), List.of(), false);
+        enqueue(marker);
+        return marker.future.thenApply(seqs -> null);
     }
 
     /** Highest seq whose transaction has committed. */
@@ -206,95 +167,58 @@ public final class GroupCommitter implements AutoCloseable {
         return lingeredNanos;
     }
 
-    /** Stops accepting, lets the writer finish everything already queued, and waits for it (bounded). */
     @Override
-    public void close() {
-        accepting = false;
-        running = false;
-        Thread thread = writer;
-        if (thread == null) {
-            writerDone = true;
-            failAll(new JournalUnavailableException("journal never started"));
-            return;
-        }
-        LockSupport.unpark(thread);
-        try {
-            // Bounded so that SIGTERM stops the hub within 10 s: appends still queued then are failed, never
-            // acknowledged, so nothing a client was told is durable goes missing.
-            if (!stopped.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                thread.interrupt();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    protected RuntimeException unavailable(String message) {
+        return new JournalUnavailableException(message);
     }
 
-    private void writeLoop() {
-        try {
-            List<Pending> batch = new ArrayList<>();
-            while (true) {
-                Pending first = queue.poll();
-                if (first == null) {
-                    if (!running) {
-                        return;
-                    }
-                    writerIdle = true;
-                    if (queue.isEmpty() && running) {
-                        LockSupport.parkNanos(this, policy.idleParkNanos());
-                    }
-                    writerIdle = false;
-                    continue;
-                }
-                batch.add(first);
-                int rows = first.size();
-                rows = takeMore(batch, rows);
-                long started = System.nanoTime();
-                appendRate.taken(rows, started);
-                boolean prompt = anyPrompt(batch, 0);
-                long linger = lingerFor(rows, prompt);
-                if (linger > 0) {
-                    // Let concurrent appenders fill the transaction: its fixed cost dominates small batches.
-                    long deadline = started + linger;
-                    writerLingerPrompt = prompt;
-                    writerLingering = true;
-                    long now;
-                    while (true) {
-                        // Take what came (an append enqueued before the flags were set woke nobody), then wait.
-                        int before = rows;
-                        int sizeBefore = batch.size();
-                        rows = takeMore(batch, rows);
-                        now = System.nanoTime();
-                        appendRate.taken(rows - before, now);
-                        if (!prompt && anyPrompt(batch, sizeBefore)) {
-                            // A prompt append joined: the batch's wait shrinks to its floor, from the start.
-                            prompt = true;
-                            writerLingerPrompt = true;
-                            deadline = Math.min(deadline, started + lingerFor(rows, true));
-                        }
-                        if (!running || now >= deadline || queuedRows.get() >= policy.lingerRows()
-                                || !policy.shouldLinger(rows)) {
-                            break;
-                        }
-                        LockSupport.parkNanos(this, deadline - now);
-                    }
-                    // the loop ends right after taking what was queued
-                    lingeredNanos += now - started;
-                    writerLingering = false;
-                }
-                queuedRows.addAndGet(-rows);
-                write(batch);
-                batch.clear();
-            }
-        } finally {
-            writerDone = true;
-            failAll(new JournalUnavailableException("journal writer stopped"));
-            stopped.countDown();
+    /** Lets concurrent appenders fill the transaction: its fixed cost dominates small batches. */
+    @Override
+    protected int linger(List<Pending> batch, int rows) {
+        long started = System.nanoTime();
+        appendRate.taken(rows, started);
+        boolean prompt = anyPrompt(batch, 0);
+        long linger = lingerFor(rows, prompt);
+        if (linger <= 0) {
+            return rows;
         }
+        long deadline = started + linger;
+        writerLingerPrompt = prompt;
+        lingering(true);
+        long now;
+        while (true) {
+            // Take what came (an append enqueued before the flags were set woke nobody), then wait.
+            int before = rows;
+            int sizeBefore = batch.size();
+            rows = takeMore(batch, rows);
+            now = System.nanoTime();
+            appendRate.taken(rows - before, now);
+            if (!prompt && anyPrompt(batch, sizeBefore)) {
+                // A prompt append joined: the batch's wait shrinks to its floor, from the start.
+                prompt = true;
+                writerLingerPrompt = true;
+                deadline = Math.min(deadline, started + lingerFor(rows, true));
+            }
+            if (!running() || now >= deadline || queuedSize() >= policy.lingerRows() || !policy.shouldLinger(rows)) {
+                break;
+            }
+            LockSupport.parkNanos(this, deadline - now);
+        }
+        // the loop ends right after taking what was queued
+        lingeredNanos += now - started;
+        lingering(false);
+        return rows;
+    }
+
+    /** A lingering writer has what it waited for, or a prompt append that may shorten its wait. */
+    @Override
+    protected boolean endsLinger(Pending pending, int queuedRows) {
+        return queuedRows >= policy.lingerRows() || (pending.prompt && !writerLingerPrompt);
     }
 
     /** How long a batch of {@code rows} waits for more appends (0 = commit now). */
     private long lingerFor(int rows, boolean prompt) {
-        if (!policy.shouldLinger(rows) || !running) {
+        if (!policy.shouldLinger(rows) || !running()) {
             return 0;
         }
         return policy.lingerAfter(lastCommitNanos, appendRate.expectedWithin(policy.floorFor(prompt)), prompt);
@@ -310,38 +234,12 @@ public final class GroupCommitter implements AutoCloseable {
         return false;
     }
 
-    /** Moves queued appends into the batch while they fit; returns the batch's row count. */
-    private int takeMore(List<Pending> batch, int rows) {
-        Pending next;
-        while ((next = queue.peek()) != null && rows + next.size() <= policy.maxRowsPerBatch()) {
-            queue.poll();
-            batch.add(next);
-            rows += next.size();
-        }
-        return rows;
-    }
-
-    private void write(List<Pending> batch) {
-        Throwable failure = tryCommit(batch);
-        if (failure == null) {
-            return;
-        }
-        if (batch.size() == 1) {
-            fail(batch, failure);
-            return;
-        }
-        // Isolate the culprit: retry each append alone; fresh seqs, as the failed ones are burnt.
-        for (Pending pending : batch) {
-            List<Pending> single = List.of(pending);
-            Throwable again = tryCommit(single);
-            if (again != null) {
-                fail(single, again);
-            }
-        }
-    }
-
-    /** Assigns seqs, commits, and on success schedules completion; returns the failure or null. */
-    private Throwable tryCommit(List<Pending> batch) {
+    /**
+     * Assigns seqs, commits, and on success schedules completion; returns the failure or null. A retried
+     * append gets fresh seqs, as a failed transaction's are burnt.
+     */
+    @Override
+    protected Throwable commit(List<Pending> batch) {
         double now = clock.getAsDouble();
         List<SequencedBatch.Event> events = new ArrayList<>();
         List<SequencedBatch.Outbox> outbox = new ArrayList<>();
@@ -385,7 +283,7 @@ public final class GroupCommitter implements AutoCloseable {
         long committedAt = System.nanoTime();
         long waited = 0;
         for (Pending pending : batch) {
-            waited += committedAt - pending.enqueuedNanos;
+            waited += committedAt - pending.enqueuedNanos();
         }
         appendWaitNanos += waited;
         appendsCommitted += batch.size();
@@ -403,9 +301,10 @@ public final class GroupCommitter implements AutoCloseable {
         return null;
     }
 
-    private void fail(List<Pending> batch, Throwable failure) {
-        List<Pending> failed = List.copyOf(batch);
-        Runnable complete = () -> failed.forEach(p -> p.future.completeExceptionally(failure));
+    /** Fails them on the completion executor, as successes complete there. */
+    @Override
+    protected void failed(List<Pending> entries, Throwable failure) {
+        Runnable complete = () -> entries.forEach(p -> p.future.completeExceptionally(failure));
         try {
             completions.execute(complete);
         } catch (RuntimeException rejected) {
@@ -413,16 +312,8 @@ public final class GroupCommitter implements AutoCloseable {
         }
     }
 
-    private void failAll(Throwable failure) {
-        Pending pending;
-        while ((pending = queue.poll()) != null) {
-            queuedRows.addAndGet(-pending.size());
-            pending.future.completeExceptionally(failure);
-        }
-    }
-
     /** One caller's append, encoded and waiting for the writer. */
-    private static final class Pending {
+    static final class Pending extends GroupWriter.Entry {
         final List<String> kinds;
         final List<String> payloads;
         final List<OutboxRow> outbox;
@@ -430,7 +321,6 @@ public final class GroupCommitter implements AutoCloseable {
         final List<SideRow> sideRows;
         final CompletableFuture<long[]> future = new CompletableFuture<>();
         final boolean prompt;
-        long enqueuedNanos;
 
         private Pending(List<String> kinds, List<String> payloads, List<OutboxRow> outbox, List<String> frames,
                         List<SideRow> sideRows, boolean prompt) {
@@ -482,8 +372,14 @@ public final class GroupCommitter implements AutoCloseable {
             return value;
         }
 
-        int size() {
+        @Override
+        protected int size() {
             return kinds.size() + outbox.size() + sideRows.size();
+        }
+
+        @Override
+        protected void fail(Throwable failure) {
+            future.completeExceptionally(failure);
         }
     }
 }

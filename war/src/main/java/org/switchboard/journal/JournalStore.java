@@ -51,21 +51,10 @@ public class JournalStore {
     @Transactional(TxType.NOT_SUPPORTED)
     public void write(SequencedBatch batch) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
-            boolean autoCommit = connection.getAutoCommit();
-            connection.setAutoCommit(false);
-            try {
-                insert(connection, batch);
-                connection.commit();
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    connection.rollback();
-                } catch (SQLException rollbackFailure) {
-                    e.addSuppressed(rollbackFailure);
-                }
-                throw e;
-            } finally {
-                connection.setAutoCommit(autoCommit);
-            }
+            LocalTransaction.run(connection, c -> {
+                insert(c, batch);
+                return null;
+            });
         }
     }
 

@@ -19,6 +19,7 @@ import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
+import org.switchboard.journal.LocalTransaction;
 import org.switchboard.lifecycle.ExecutorStop;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
@@ -109,8 +110,11 @@ public class GroupedAcks {
 
     /** As above on a given connection (tests use H2 directly); rolls back and throws on any failure. */
     static int[] commit(Connection connection, List<GroupedUpdates.Update> updates) throws SQLException {
-        boolean autoCommit = connection.getAutoCommit();
-        connection.setAutoCommit(false);
+        return LocalTransaction.run(connection, c -> run(c, updates));
+    }
+
+    /** Runs the updates in order, one prepared statement per distinct statement text; their row counts. */
+    private static int[] run(Connection connection, List<GroupedUpdates.Update> updates) throws SQLException {
         Map<String, PreparedStatement> statements = new HashMap<>();
         try {
             int[] counts = new int[updates.size()];
@@ -126,15 +130,7 @@ public class GroupedAcks {
                 }
                 counts[i] = statement.executeUpdate();
             }
-            connection.commit();
             return counts;
-        } catch (SQLException | RuntimeException e) {
-            try {
-                connection.rollback();
-            } catch (SQLException rollbackFailure) {
-                e.addSuppressed(rollbackFailure);
-            }
-            throw e;
         } finally {
             for (PreparedStatement statement : statements.values()) {
                 try {
@@ -143,7 +139,6 @@ public class GroupedAcks {
                     // the connection goes back to the pool, which closes what is left
                 }
             }
-            connection.setAutoCommit(autoCommit);
         }
     }
 }

@@ -4,26 +4,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.switchboard.journal.GroupWriter;
 
 /**
- * Conditional updates of many requests in one commit: callers on any thread queue an update without
- * locking; one writer thread runs what is queued, in queue order, in one transaction through the
- * {@link Sink}, and completes each caller's future with its row count only after that commit. The
- * shape of the journal's group commit ({@code org.switchboard.journal.GroupCommitter}), for statements
- * instead of inserts: each update is conditional, so running it in a shared transaction after its
- * neighbours gives the row count it would have given alone after them. A failed batch is retried one
- * update per transaction, so one bad update cannot fail its neighbours.
+ * Conditional updates of many requests in one commit, on the journal's group-commit engine
+ * ({@link GroupWriter}): one writer thread runs what is queued, in queue order, in one transaction through
+ * the {@link Sink}, and completes each caller's future with its row count only after that commit. Each
+ * update is conditional, so running it in a shared transaction after its neighbours gives the row count it
+ * would have given alone after them; a failed batch is retried one update per transaction.
  */
-public final class GroupedUpdates implements AutoCloseable {
+public final class GroupedUpdates extends GroupWriter<GroupedUpdates.Pending> {
 
-    /** How long {@link #close()} lets the writer finish what is queued. */
-    static final long SHUTDOWN_WAIT_SECONDS = 3;
+    /** Longest the idle writer sleeps between looks at the queue (a new update wakes it). */
+    private static final long IDLE_PARK_NANOS = 10_000_000L;
 
     /** One parameterised statement and its values, in JDBC order. */
     public record Update(String sql, List<Object> params) {
@@ -53,16 +47,7 @@ public final class GroupedUpdates implements AutoCloseable {
     }
 
     private final Sink sink;
-    private final int maxBatch;
-    private final int maxQueued;
     private final long lingerNanos;
-    private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queued = new AtomicInteger();
-    private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile boolean running = true;
-    private volatile boolean writerIdle;
-    private volatile boolean writerDone;
-    private volatile Thread writer;
     /** When the previous update was queued: a writer lingers only while updates keep coming. */
     private volatile long lastQueuedNanos;
     private volatile long batches;
@@ -75,42 +60,20 @@ public final class GroupedUpdates implements AutoCloseable {
      *                    first update came within four times this of the update before it
      */
     public GroupedUpdates(Sink sink, int maxBatch, int maxQueued, long lingerNanos) {
-        if (maxBatch < 1 || maxQueued < maxBatch || lingerNanos < 0) {
-            throw new IllegalArgumentException("invalid grouped update bounds");
+        super("grouped updates", maxBatch, maxQueued, IDLE_PARK_NANOS);
+        if (lingerNanos < 0) {
+            throw new IllegalArgumentException("invalid grouped update linger");
         }
         this.sink = Objects.requireNonNull(sink);
-        this.maxBatch = maxBatch;
-        this.maxQueued = maxQueued;
         this.lingerNanos = lingerNanos;
-    }
-
-    /** Starts the writer on a thread from {@code threads} (a container-managed factory in the server). */
-    public void start(ThreadFactory threads, String name) {
-        Thread thread = threads.newThread(this::writeLoop);
-        thread.setName(name);
-        writer = thread;
-        thread.start();
     }
 
     /** Queues an update; the future holds its row count once the transaction that ran it has committed. */
     public CompletableFuture<Integer> submit(Update update) {
-        if (!running) {
-            return CompletableFuture.failedFuture(new UnavailableException("grouped updates stopped"));
-        }
-        if (queued.incrementAndGet() > maxQueued) {
-            queued.decrementAndGet();
-            return CompletableFuture.failedFuture(new UnavailableException("too many grouped updates waiting"));
-        }
         long now = System.nanoTime();
-        Pending pending = new Pending(update, now - lastQueuedNanos);
+        Pending pending = new Pending(Objects.requireNonNull(update), now - lastQueuedNanos);
         lastQueuedNanos = now;
-        queue.add(pending);
-        if (writerIdle) {
-            LockSupport.unpark(writer);
-        } else if (writerDone) {
-            // raced with the writer's final drain: nobody else will see this update
-            failAll(new UnavailableException("grouped updates stopped"));
-        }
+        enqueue(pending);
         return pending.future;
     }
 
@@ -124,91 +87,45 @@ public final class GroupedUpdates implements AutoCloseable {
         return updates;
     }
 
-    /** Stops taking updates, lets the writer commit what is queued, and waits for it (bounded). */
     @Override
-    public void close() {
-        running = false;
-        Thread thread = writer;
-        if (thread == null) {
-            writerDone = true;
-            failAll(new UnavailableException("grouped updates never started"));
-            return;
-        }
-        LockSupport.unpark(thread);
-        try {
-            if (!stopped.await(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
-                thread.interrupt();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    protected RuntimeException unavailable(String message) {
+        return new UnavailableException(message);
     }
 
-    private void writeLoop() {
-        try {
-            List<Pending> batch = new ArrayList<>();
-            while (true) {
-                Pending first = queue.poll();
-                if (first == null) {
-                    if (!running) {
-                        return;
-                    }
-                    writerIdle = true;
-                    if (queue.isEmpty() && running) {
-                        LockSupport.parkNanos(this, 10_000_000L);
-                    }
-                    writerIdle = false;
-                    continue;
-                }
-                batch.add(first);
-                takeMore(batch);
-                // A commit's cost hardly depends on its rows: wait briefly for more, but only while updates
-                // keep coming (the first came within four lingers of the one before it), so a lone update never waits.
-                if (lingerNanos > 0 && batch.size() < maxBatch && first.gapNanos < 4 * lingerNanos) {
-                    long deadline = System.nanoTime() + lingerNanos;
-                    long now;
-                    while (running && batch.size() < maxBatch && (now = System.nanoTime()) < deadline) {
-                        LockSupport.parkNanos(this, Math.min(deadline - now, 100_000L));
-                        takeMore(batch);
-                    }
-                }
-                queued.addAndGet(-batch.size());
-                write(batch);
-                batch.clear();
-            }
-        } finally {
-            writerDone = true;
-            failAll(new UnavailableException("grouped updates writer stopped"));
-            stopped.countDown();
+    /**
+     * A commit's cost hardly depends on its rows: wait briefly for more, but only while updates keep coming
+     * (the first came within four lingers of the one before it), so a lone update never waits.
+     */
+    @Override
+    protected int linger(List<Pending> batch, int size) {
+        if (lingerNanos == 0 || size >= maxBatchSize() || batch.get(0).gapNanos >= 4 * lingerNanos) {
+            return size;
         }
+        long deadline = System.nanoTime() + lingerNanos;
+        lingering(true);
+        long now;
+        while (true) {
+            // take what came (an update queued before the flag was set woke nobody), then wait
+            size = takeMore(batch, size);
+            now = System.nanoTime();
+            if (!running() || now >= deadline || size >= maxBatchSize()) {
+                break;
+            }
+            LockSupport.parkNanos(this, deadline - now);
+        }
+        lingering(false);
+        return size;
     }
 
-    private void takeMore(List<Pending> batch) {
-        Pending next;
-        while (batch.size() < maxBatch && (next = queue.poll()) != null) {
-            batch.add(next);
-        }
-    }
-
-    private void write(List<Pending> batch) {
-        Throwable failure = tryCommit(batch);
-        if (failure == null) {
-            return;
-        }
-        if (batch.size() == 1) {
-            batch.get(0).future.completeExceptionally(failure);
-            return;
-        }
-        for (Pending pending : batch) {
-            Throwable again = tryCommit(List.of(pending));
-            if (again != null) {
-                pending.future.completeExceptionally(again);
-            }
-        }
+    /** A lingering batch wakes once the queue holds enough to fill it. */
+    @Override
+    protected boolean endsLinger(Pending pending, int queuedUpdates) {
+        return queuedUpdates >= maxBatchSize();
     }
 
     /** Commits the batch and completes its futures; returns the failure (nothing committed) or null. */
-    private Throwable tryCommit(List<Pending> batch) {
+    @Override
+    protected Throwable commit(List<Pending> batch) {
         List<Update> list = new ArrayList<>(batch.size());
         for (Pending pending : batch) {
             list.add(pending.update);
@@ -232,16 +149,8 @@ public final class GroupedUpdates implements AutoCloseable {
         return null;
     }
 
-    private void failAll(Throwable failure) {
-        Pending pending;
-        while ((pending = queue.poll()) != null) {
-            queued.decrementAndGet();
-            pending.future.completeExceptionally(failure);
-        }
-    }
-
     /** One caller's update, waiting for the writer. */
-    private static final class Pending {
+    static final class Pending extends GroupWriter.Entry {
         final Update update;
         final long gapNanos;
         final CompletableFuture<Integer> future = new CompletableFuture<>();
@@ -249,6 +158,16 @@ public final class GroupedUpdates implements AutoCloseable {
         Pending(Update update, long gapNanos) {
             this.update = update;
             this.gapNanos = gapNanos;
+        }
+
+        @Override
+        protected int size() {
+            return 1;
+        }
+
+        @Override
+        protected void fail(Throwable failure) {
+            future.completeExceptionally(failure);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -67,6 +68,33 @@ class GroupedUpdatesTest {
         } finally {
             releaseFirst.countDown();
             releaseSecond.countDown();
+            writer.close();
+        }
+    }
+
+    @Test
+    void aLingeringBatchCommitsAsSoonAsTheQueueFillsIt() throws Exception {
+        List<List<String>> commits = Collections.synchronizedList(new ArrayList<>());
+        // a linger far longer than the test may take: only a full batch ends it
+        GroupedUpdates writer = new GroupedUpdates(updates -> {
+            commits.add(updates.stream().map(GroupedUpdates.Update::sql).toList());
+            return updates.stream().mapToInt(u -> 1).toArray();
+        }, 3, 100, TimeUnit.SECONDS.toNanos(120));
+        writer.start(Executors.defaultThreadFactory(), "test-writer");
+        try {
+            // the first update ever came after a long gap: it commits without waiting
+            assertEquals(1, writer.submit(update("u0")).get(30, TimeUnit.SECONDS));
+            List<CompletableFuture<Integer>> more = new ArrayList<>();
+            more.add(writer.submit(update("u1")));
+            Thread.sleep(200); // the writer has taken u1 and lingers: u2 and u3 must wake it
+            assertFalse(more.get(0).isDone(), "u1 waits for more");
+            more.add(writer.submit(update("u2")));
+            more.add(writer.submit(update("u3")));
+            for (CompletableFuture<Integer> future : more) {
+                assertEquals(1, future.get(30, TimeUnit.SECONDS), "a full batch stops lingering");
+            }
+            assertEquals(List.of(List.of("u0"), List.of("u1", "u2", "u3")), commits);
+        } finally {
             writer.close();
         }
     }

@@ -44,6 +44,26 @@ class AckTakenTest {
                 + files + ", " + (state <= DeliveryState.TAKEN ? 1 : 0) + ", " + (state <= DeliveryState.TAKEN ? 7000 : "NULL") + ")");
     }
 
+    /** The migrated schema with one message of each case: only the first, "taken", is the ack's to end. */
+    private static void seedOneOfEachCase(Statement s) throws Exception {
+        H2Scripts.applyThrough(s, 8);
+        insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
+        insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
+        insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);
+        insert(s, 4, "done", 3, DeliveryState.DONE, null, null);
+        insert(s, 5, "topic-copy", 3, DeliveryState.TAKEN, "e1", null);
+        insert(s, 6, "with-files", 3, DeliveryState.TAKEN, null, 10L);
+    }
+
+    /** H2's plan for {@code update} uses the message id's unique index, not the agent's inbox index (all its history). */
+    private static void assertFindsTheRowByItsMessageId(Statement s, String update) throws SQLException {
+        try (ResultSet rs = s.executeQuery("EXPLAIN " + update)) {
+            rs.next();
+            String plan = rs.getString(1).toUpperCase(Locale.ROOT);
+            assertTrue(plan.contains("REDSYN_MESSAGE_MESSAGEID_KEY"), plan);
+        }
+    }
+
     private static List<String> rows(Statement s) throws SQLException {
         List<String> rows = new ArrayList<>();
         try (ResultSet rs = s.executeQuery("SELECT messageid, state, waiting, deadline, doneat FROM redsyn_message ORDER BY seq")) {
@@ -58,13 +78,7 @@ class AckTakenTest {
     void endsOnlyAPlainMessageTakenByTheAckingAgentAndFindsItByItsId() throws Exception {
         JdbcDataSource ds = H2Scripts.memory("ack-taken");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
-            H2Scripts.applyThrough(s, 8);
-            insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
-            insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
-            insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);
-            insert(s, 4, "done", 3, DeliveryState.DONE, null, null);
-            insert(s, 5, "topic-copy", 3, DeliveryState.TAKEN, "e1", null);
-            insert(s, 6, "with-files", 3, DeliveryState.TAKEN, null, 10L);
+            seedOneOfEachCase(s);
             List<String> before = rows(s);
             for (String id : List.of("other-agent", "queued", "done", "topic-copy", "with-files", "nope")) {
                 assertEquals(0, s.executeUpdate(sql(Map.of("done", "2", "now", "8000", "id", "'" + id + "'", "agent", "3", "taken", "1"))), id);
@@ -73,26 +87,15 @@ class AckTakenTest {
             assertEquals(1, s.executeUpdate(sql(Map.of("done", "2", "now", "8000", "id", "'taken'", "agent", "3", "taken", "1"))));
             assertEquals("taken 2 0 null 8000", rows(s).get(0), "done, out of the inbox and deadline indexes, with its time");
             assertEquals(before.subList(1, before.size()), rows(s).subList(1, before.size()));
-            try (ResultSet rs = s.executeQuery("EXPLAIN " + sql(Map.of("done", "2", "now", "8000", "id", "'x'", "agent", "3", "taken", "1")))) {
-                rs.next();
-                String plan = rs.getString(1).toUpperCase(Locale.ROOT);
-                assertTrue(plan.contains("REDSYN_MESSAGE_MESSAGEID_KEY"), plan); // not the agent's inbox index: all its history
-            }
+            assertFindsTheRowByItsMessageId(s, sql(Map.of("done", "2", "now", "8000", "id", "'x'", "agent", "3", "taken", "1")));
         }
     }
 
     @Test
     void theSqlOfTheGroupedWriterChangesExactlyWhatTheJpqlDoes() throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:ack-taken-sql;DB_CLOSE_DELAY=-1");
+        JdbcDataSource ds = H2Scripts.memory("ack-taken-sql");
         try (Connection c = ds.getConnection("sa", ""); Statement s = c.createStatement()) {
-            H2Scripts.applyThrough(s, 8);
-            insert(s, 1, "taken", 3, DeliveryState.TAKEN, null, null);
-            insert(s, 2, "other-agent", 4, DeliveryState.TAKEN, null, null);
-            insert(s, 3, "queued", 3, DeliveryState.QUEUED, null, null);
-            insert(s, 4, "done", 3, DeliveryState.DONE, null, null);
-            insert(s, 5, "topic-copy", 3, DeliveryState.TAKEN, "e1", null);
-            insert(s, 6, "with-files", 3, DeliveryState.TAKEN, null, 10L);
+            seedOneOfEachCase(s);
             List<String> before = rows(s);
             try (java.sql.PreparedStatement p = c.prepareStatement(MessageEntity.ACK_TAKEN_SQL)) {
                 for (String id : List.of("other-agent", "queued", "done", "topic-copy", "with-files", "nope", "taken")) {
@@ -110,11 +113,7 @@ class AckTakenTest {
             for (String value : List.of("2", "8000", "'x'", "3", "1")) { // the id a string, as bound: else H2 cannot use its index
                 explained = explained.replaceFirst("\\?", value);
             }
-            try (ResultSet rs = s.executeQuery("EXPLAIN " + explained)) {
-                rs.next();
-                String plan = rs.getString(1).toUpperCase(Locale.ROOT);
-                assertTrue(plan.contains("REDSYN_MESSAGE_MESSAGEID_KEY"), plan);
-            }
+            assertFindsTheRowByItsMessageId(s, explained);
         }
     }
 }
