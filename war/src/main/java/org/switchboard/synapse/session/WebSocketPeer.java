@@ -209,16 +209,18 @@ public final class WebSocketPeer implements Peer {
                 session.getAsyncRemote().sendText(next.text(), result -> {
                     finish(next, result.isOK());
                     writing.set(false);
-                    drain();
+                    if (result.isOK()) {
+                        drain();
+                    } else {
+                        writeFailed();
+                    }
                 });
                 return;
             } catch (RuntimeException e) {
                 finish(next, false);
                 writing.set(false);
-                if (!session.isOpen()) {
-                    failQueued();
-                    return;
-                }
+                writeFailed();
+                return;
             } finally {
                 shortcuts.restoreContext(context);
             }
@@ -260,11 +262,8 @@ public final class WebSocketPeer implements Peer {
                 }
                 complete(batch, false);
                 writing.set(false);
-                if (!session.isOpen()) {
-                    failQueued();
-                    return;
-                }
-                continue;
+                writeFailed();
+                return;
             }
             if (!sent.isDone()) {
                 if (payloads != null) {
@@ -273,8 +272,13 @@ public final class WebSocketPeer implements Peer {
                 rechecks.schedule(() -> awaitRaw(sent, batch), RAW_RECHECK_MICROS, TimeUnit.MICROSECONDS);
                 return;
             }
-            complete(batch, succeeded(sent));
+            boolean ok = succeeded(sent);
+            complete(batch, ok);
             writing.set(false);
+            if (!ok) {
+                writeFailed();
+                return;
+            }
         }
     }
 
@@ -288,9 +292,40 @@ public final class WebSocketPeer implements Peer {
                 // fall through: fail the batch below
             }
         }
-        complete(batch, sent.isDone() && succeeded(sent));
+        boolean ok = sent.isDone() && succeeded(sent);
+        complete(batch, ok);
         writing.set(false);
-        drain();
+        if (ok) {
+            drain();
+        } else {
+            writeFailed();
+        }
+    }
+
+    /**
+     * A write failed: the frames behind it would reach the client after a gap on a live connection, so
+     * nothing more is written, what is queued is dropped, and the socket is closed with 1011 (off this
+     * thread, which may be the container's write callback); the client's reconnect replays what it missed.
+     * On a socket already closing (the usual case: the client went away) only the queue is dropped.
+     */
+    private void writeFailed() {
+        if (!closed) {
+            closed = true; // refuses frames from now on, before the close below runs
+            if (session.isOpen()) {
+                LOG.fine(() -> "SYNAPSE peer " + id + ": a write failed on an open socket; closing it with 1011");
+                Runnable closeIt = () -> closeSession(CloseCodes.UNEXPECTED, CloseCodes.REASON_INTERNAL);
+                try {
+                    if (rechecks == null) {
+                        closeIt.run();
+                    } else {
+                        rechecks.execute(closeIt);
+                    }
+                } catch (RejectedExecutionException shuttingDown) {
+                    closeIt.run();
+                }
+            }
+        }
+        failQueued();
     }
 
     private static boolean succeeded(Future<?> sent) {
@@ -386,6 +421,10 @@ public final class WebSocketPeer implements Peer {
     @Override
     public void close(int code, String reason) {
         closed = true;
+        closeSession(code, reason);
+    }
+
+    private void closeSession(int code, String reason) {
         try {
             if (session.isOpen()) {
                 session.close(new CloseReason(CloseReason.CloseCodes.getCloseCode(code), reason));
