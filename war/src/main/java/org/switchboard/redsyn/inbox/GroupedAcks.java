@@ -72,8 +72,6 @@ public class GroupedAcks {
     void stop() {
         if (writer != null) {
             writer.close();
-            GroupedUpdates w = writer;
-            LOG.info(() -> "redsyn: grouped acks stopped after " + w.updates() + " acks in " + w.batches() + " commits");
             // its thread ends (and the container closes what it used) before the persistence unit does
             ExecutorStop.awaitEnded(Duration.ofSeconds(1), ownThreads);
         }
