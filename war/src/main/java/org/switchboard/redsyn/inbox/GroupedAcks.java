@@ -20,6 +20,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 import javax.sql.DataSource;
 import org.switchboard.journal.LocalTransaction;
+import org.switchboard.json.Jsons;
 import org.switchboard.lifecycle.ExecutorStop;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
@@ -29,7 +30,7 @@ import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.MessageEntity;
 
 /**
- * Acks with their usual case ({@link MessageEntity#ACK_TAKEN}: one id, a plain message this agent took)
+ * Acks with their usual case ({@link MessageEntity#ACK_TAKEN_SQL}: one id, a plain message this agent took)
  * committed by one writer for many requests ({@link GroupedUpdates}): a commit costs about the same for one
  * row or twenty, and was a third of an ack's CPU. The request is answered only after the commit holding
  * its update. When the statement changes nothing, or the writer cannot take it, the ack runs as before in
@@ -77,14 +78,14 @@ public class GroupedAcks {
         }
     }
 
-    /** Confirms taken messages (see {@link InboxService#ack}): same answers, same refusals. */
+    /** Confirms taken messages: the usual case grouped, every other one by {@link InboxService#ackRead}. */
     public JsonObject ack(Caller caller, Address address, List<String> ids) {
-        GroupedUpdates w = writer;
-        if (w == null || ids.size() != 1) {
-            return inbox.ack(caller, address, ids);
-        }
         AgentInfo agent = agents.requireOwned(caller, address.agentPath());
         long now = System.currentTimeMillis();
+        GroupedUpdates w = writer;
+        if (w == null || ids.size() != 1) {
+            return inbox.ackRead(agent, ids, now);
+        }
         String id = ids.get(0);
         Integer changed = null;
         try {
@@ -96,9 +97,15 @@ public class GroupedAcks {
             LOG.log(Level.FINE, "redsyn: grouped ack not applied, acking in the request's transaction", e);
         }
         if (changed != null && changed == 1) {
-            return InboxService.ackedOne(id);
+            return ackedOne(id);
         }
         return inbox.ackRead(agent, ids, now);
+    }
+
+    /** The answer to an ack of one id that {@link MessageEntity#ACK_TAKEN_SQL} ended. */
+    private static JsonObject ackedOne(String id) {
+        return Jsons.PROVIDER.createObjectBuilder().add("acked", Jsons.PROVIDER.createArrayBuilder().add(id))
+                .add("not_acked", Jsons.PROVIDER.createArrayBuilder()).build();
     }
 
     /** Runs the updates in order in one local transaction on a pooled connection and commits it. */

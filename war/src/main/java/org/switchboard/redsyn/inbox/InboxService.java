@@ -15,10 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.switchboard.redsyn.RedsynConfig;
-import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
-import org.switchboard.redsyn.directory.AgentService;
-import org.switchboard.redsyn.directory.Caller;
 import org.switchboard.redsyn.directory.OrganisationService;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
@@ -44,9 +41,6 @@ public class InboxService {
 
     @PersistenceContext(unitName = "switchboard")
     EntityManager em;
-
-    @Inject
-    AgentService agents;
 
     @Inject
     OrganisationService organisations;
@@ -152,28 +146,10 @@ public class InboxService {
         return items;
     }
 
-    /** Confirms taken messages; their files are deleted, since they are now delivered. */
-    public JsonObject ack(Caller caller, Address address, List<String> ids) {
-        AgentInfo agent = agents.requireOwned(caller, address.agentPath());
-        long now = System.currentTimeMillis();
-        if (ids.size() == 1 && em.createNamedQuery("Message.ackTaken").setParameter("done", DeliveryState.DONE).setParameter("now", now)
-                .setParameter("id", ids.get(0)).setParameter("agent", agent.id()).setParameter("taken", DeliveryState.TAKEN)
-                .executeUpdate() == 1) {
-            // the path below would have read this row, found it CONFIRM and made the same change: one statement instead of two
-            return ackedOne(ids.get(0));
-        }
-        return ackRead(agent, ids, now);
-    }
-
-    /** The answer to an ack of one id that {@link MessageEntity#ACK_TAKEN} ended. */
-    static JsonObject ackedOne(String id) {
-        return Jsons.PROVIDER.createObjectBuilder().add("acked", Jsons.PROVIDER.createArrayBuilder().add(id))
-                .add("not_acked", Jsons.PROVIDER.createArrayBuilder()).build();
-    }
-
     /**
-     * An ack by reading what the ids name, then ending each message that may be ended: every case, in its
-     * own transaction ({@link GroupedAcks} comes here when its one statement changed nothing).
+     * Confirms taken messages by reading what the ids name, then ending each message that may be ended (their
+     * files are deleted, since they are now delivered): every case, in its own transaction ({@link GroupedAcks}
+     * comes here when its one statement changed nothing).
      */
     public JsonObject ackRead(AgentInfo agent, List<String> ids, long now) {
         JsonArrayBuilder acked = Jsons.PROVIDER.createArrayBuilder();

@@ -42,7 +42,6 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, m.deadline = :until, "
         + "m.attempts = m.attempts + 1, m.takenBy = :node WHERE m.seq = :seq AND (m.state = :queued OR (m.state = :taken AND m.leaseUntil <= :now))", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.forAck", query = "SELECT " + MessageEntity.ACK_COLUMNS + " FROM MessageEntity m WHERE m.messageId IN :ids")
-@NamedQuery(name = "Message.ackTaken", query = MessageEntity.ACK_TAKEN, hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL
         + " WHERE m.seq = :seq AND m.state = :from", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.endLease", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL
@@ -84,15 +83,11 @@ public class MessageEntity {
      */
     public static final String ACK_COLUMNS = "m.seq, m.messageId, m.eventId, m.toAgentId, m.state, m.attempts, m.filesBytes";
     /**
-     * An ack's usual case in one statement: the named message, taken by this agent, neither a topic copy
-     * (acked by its event id) nor carrying files (deleted with the ack). Anything else it leaves alone
-     * (0 rows) for the read-then-update path, which tells all the other outcomes apart.
-     */
-    public static final String ACK_TAKEN = "UPDATE MessageEntity m SET m.state = :done, m.doneAt = :now, " + FINAL
-            + " WHERE m.messageId = :id AND m.toAgentId = :agent AND m.state = :taken AND m.eventId IS NULL AND m.filesBytes IS NULL";
-    /**
-     * {@link #ACK_TAKEN} as SQL, for the grouped acks' writer, which runs it over plain JDBC outside JPA
-     * (parameters: done, now, message id, agent, taken). Kept next to the JPQL so the two change together.
+     * An ack's usual case in one SQL statement, for the grouped acks' writer, which runs it over plain JDBC
+     * outside JPA (parameters: done, now, message id, agent, taken): the named message, taken by this agent,
+     * neither a topic copy (acked by its event id) nor carrying files (deleted with the ack). Anything else it
+     * leaves alone (0 rows) for the read-then-update path, which tells all the other outcomes apart. It sets
+     * what {@link #FINAL} sets, in SQL.
      */
     public static final String ACK_TAKEN_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, DONEAT = ?, WAITING = 0, DEADLINE = NULL"
             + " WHERE MESSAGEID = ? AND TOAGENTID = ? AND STATE = ? AND EVENTID IS NULL AND FILESBYTES IS NULL";
