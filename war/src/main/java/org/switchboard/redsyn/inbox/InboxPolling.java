@@ -18,6 +18,9 @@ public class InboxPolling {
     InboxService inbox;
 
     @Inject
+    GroupedLeases leases;
+
+    @Inject
     AgentService agents;
 
     @Inject
@@ -44,7 +47,7 @@ public class InboxPolling {
         Taker taker = new Taker() {
             @Override
             public Taken take() {
-                return inbox.take(agent.id(), caller.node(), leaseSeconds, replyTo);
+                return leases.take(agent.id(), caller.node(), leaseSeconds, replyTo);
             }
 
             @Override

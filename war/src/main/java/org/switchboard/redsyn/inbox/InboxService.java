@@ -73,15 +73,17 @@ public class InboxService {
         return out;
     }
 
-    /** Leases what is waiting (in order per session), up to the configured number of items. */
-    public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
+    /**
+     * What a take leases: the seqs of waiting messages in the order the lease rules pick them (in order per
+     * session, up to the configured number of items). Only reads; {@link GroupedLeases} leases them.
+     */
+    public List<Long> choose(long agentId, String node, String replyTo, long now) {
         if (!giveBackParsed) {
             // parsed in the first take's transaction (outside one, Payara's cleanup of the non-transactional
             // entity manager broke the sweeper's thread), so a mistake in this rarely run update shows at once
             em.createQuery(GIVE_BACK);
             giveBackParsed = true;
         }
-        long now = System.currentTimeMillis();
         List<LeaseRules.Candidate> candidates = new ArrayList<>();
         List<?> rows = em.createNamedQuery("Message.inboxCandidates").setParameter("agent", agentId)
                 .getResultList(); // at most MessageEntity.INBOX_CANDIDATES
@@ -91,25 +93,13 @@ public class InboxService {
                     ((Number) r[4]).intValue(), ((Number) r[5]).longValue(), (String) r[6], (String) r[7]));
         }
         sealed.dropReservedForOthers(agentId, node, candidates);
-        List<String> chosen = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
-        if (chosen.isEmpty()) {
-            return Taken.none(agentId);
-        }
-        long until = now + leaseSeconds * 1000L;
-        List<Long> leased = new ArrayList<>();
-        for (String seq : chosen) {
-            int changed = em.createNamedQuery("Message.lease").setParameter("taken", DeliveryState.TAKEN)
-                    .setParameter("queued", DeliveryState.QUEUED).setParameter("until", until)
-                    .setParameter("node", node).setParameter("seq", Long.valueOf(seq)).setParameter("now", now).executeUpdate();
-            if (changed == 1) {
-                leased.add(Long.valueOf(seq));
-            }
-        }
-        if (leased.isEmpty()) {
-            return Taken.none(agentId);
-        }
+        return LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo).stream().map(Long::valueOf).toList();
+    }
+
+    /** The messages a take leased, as delivered: read after the lease, so their attempts count it. */
+    public Taken delivered(long agentId, List<Long> leased, long until, String node) {
         List<JsonObject> items = new ArrayList<>();
-        // a projection of what is rendered, read after the lease (so attempts counts it): no entities to build and track
+        // a projection of what is rendered: no entities to build and track
         for (Object row : em.createNamedQuery("Message.deliveredBySeqs").setParameter("seqs", leased).getResultList()) {
             items.add(EnvelopeRenderer.delivered(StoredEnvelope.fromRow((Object[]) row)));
         }

@@ -39,8 +39,6 @@ import jakarta.persistence.Table;
         + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq",
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.INBOX_CANDIDATES))
 @NamedQuery(name = "Message.waiting", query = "SELECT m FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq")
-@NamedQuery(name = "Message.lease", query = "UPDATE MessageEntity m SET m.state = :taken, m.leaseUntil = :until, m.deadline = :until, "
-        + "m.attempts = m.attempts + 1, m.takenBy = :node WHERE m.seq = :seq AND (m.state = :queued OR (m.state = :taken AND m.leaseUntil <= :now))", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
 @NamedQuery(name = "Message.forAck", query = "SELECT " + MessageEntity.ACK_COLUMNS + " FROM MessageEntity m WHERE m.messageId IN :ids")
 @NamedQuery(name = "Message.setState", query = "UPDATE MessageEntity m SET m.state = :to, m.doneAt = :now, " + MessageEntity.FINAL
         + " WHERE m.seq = :seq AND m.state = :from", hints = @QueryHint(name = MessageEntity.BIND, value = "true"))
@@ -91,6 +89,13 @@ public class MessageEntity {
      */
     public static final String ACK_TAKEN_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, DONEAT = ?, WAITING = 0, DEADLINE = NULL"
             + " WHERE MESSAGEID = ? AND TOAGENTID = ? AND STATE = ? AND EVENTID IS NULL AND FILESBYTES IS NULL";
+    /**
+     * A take's lease of one message, in SQL for the inbox's grouped writer (parameters: taken, until, until,
+     * node, seq, queued, taken, now): only while it is queued, or taken under a lease that has run out, so
+     * two takes never both lease it. Counts the attempt; the deadline becomes the lease's end.
+     */
+    public static final String LEASE_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, LEASEUNTIL = ?, DEADLINE = ?, ATTEMPTS = ATTEMPTS + 1,"
+            + " TAKENBY = ? WHERE SEQ = ? AND (STATE = ? OR (STATE = ? AND LEASEUNTIL <= ?))";
     /** How many waiting messages a take considers at most. */
     public static final String INBOX_CANDIDATES = "500";
     /** How many expired leases, and how many expired queued messages, one sweep batch handles at most. */
