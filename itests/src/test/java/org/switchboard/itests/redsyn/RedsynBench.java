@@ -37,7 +37,8 @@ import org.junit.jupiter.api.TestInstance;
  * {@code bench.history} (3000; 0 skips the history part: one agent's server CPU per cycle measured before and
  * after that many more of its messages are stored, which shows whether take and ack slow down as an inbox's
  * history grows), {@code bench.port} (drive a hub already running on this loopback port, started with
- * {@code REDSYN_ADMIN_TOKEN=test-admin-token-123}, instead of starting one). Results are
+ * {@code REDSYN_ADMIN_TOKEN=test-admin-token-123}, instead of starting one). With the cycles it prints how
+ * many updates the hub's inbox writer committed together (from its {@code /metrics}). Results are
  * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -140,6 +141,7 @@ class RedsynBench {
         }
         long cpuBefore = cpuTicks(pid);
         long requestCpuBefore = requestThreadTicks(pid);
+        long[] writerBefore = inboxWriterCounters(http);
         measuring.set(true);
         long started = System.nanoTime();
         Thread.sleep(SECONDS * 1000L);
@@ -147,6 +149,7 @@ class RedsynBench {
         double elapsed = (System.nanoTime() - started) / 1e9;
         double cpuSeconds = (cpuTicks(pid) - cpuBefore) / 100.0;
         double requestCpuSeconds = (requestThreadTicks(pid) - requestCpuBefore) / 100.0;
+        long[] writerAfter = inboxWriterCounters(http);
         if (!JFR.isEmpty()) {
             run("jcmd", Long.toString(pid), "JFR.stop", "name=bench");
         }
@@ -159,6 +162,30 @@ class RedsynBench {
                 THREADS, elapsed, cycles.get(), cycles.get() / elapsed, failures.get(), cpuSeconds,
                 cycles.get() == 0 ? 0 : cpuSeconds * 1000 / cycles.get(),
                 cycles.get() == 0 ? 0 : requestCpuSeconds * 1000 / cycles.get(), loadAverage());
+        if (writerBefore != null && writerAfter != null) {
+            long commits = writerAfter[0] - writerBefore[0];
+            long updates = writerAfter[1] - writerBefore[1];
+            System.out.printf("REDSYN inbox writer: %d updates (takes' leases and acks) in %d commits = %.1f per commit%n", updates, commits,
+                    commits == 0 ? 0.0 : (double) updates / commits);
+        } else {
+            System.out.println("REDSYN inbox writer: the hub's /metrics does not report it");
+        }
+    }
+
+    /** The hub's inbox writer counters {commits, updates} from {@code /metrics}, or null when it does not report them. */
+    private long[] inboxWriterCounters(HttpClient http) throws IOException, InterruptedException {
+        HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        long commits = -1;
+        long updates = -1;
+        for (String line : metrics.body().split("\n")) {
+            if (line.startsWith("redsyn_inbox_writer_commits_total ")) {
+                commits = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+            } else if (line.startsWith("redsyn_inbox_writer_updates_total ")) {
+                updates = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
+            }
+        }
+        return metrics.statusCode() != 200 || commits < 0 || updates < 0 ? null : new long[] {commits, updates};
     }
 
     /** One agent, one client: server CPU per cycle with a short history, then after {@code HISTORY} more cycles. */

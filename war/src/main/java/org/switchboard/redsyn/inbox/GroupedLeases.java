@@ -2,6 +2,7 @@ package org.switchboard.redsyn.inbox;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,13 +12,15 @@ import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.switchboard.redsyn.message.DeliveryState;
+import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
 
 /**
- * A take in three steps, none holding a transaction while another waits: choose what waits (a read), lease
- * it ({@link MessageEntity#LEASE_SQL}, committed with other requests' updates by the {@link InboxWriter}),
- * then read what was leased to deliver it. Each lease is conditional, so of two takes racing for a message
- * only one leases it; a message whose lease failed stays queued for the next take.
+ * A take in two steps, holding no transaction while it waits: choose what waits and read it as it will be
+ * delivered (one read), then lease it ({@link MessageEntity#LEASE_SQL}, committed with other requests'
+ * updates by the {@link InboxWriter}). Each lease is conditional on the state and attempts read, so of two
+ * takes racing for a message only one leases it, and what is delivered is what was read with one more
+ * attempt; a message whose lease failed stays queued for the next take.
  */
 @ApplicationScoped
 public class GroupedLeases {
@@ -25,7 +28,7 @@ public class GroupedLeases {
     private static final Logger LOG = Logger.getLogger(GroupedLeases.class.getName());
 
     /** The row count given to a lease that failed alone (it committed nothing). */
-    private static final int FAILED = -1;
+    static final int FAILED = -1;
 
     @Inject
     InboxService inbox;
@@ -36,22 +39,25 @@ public class GroupedLeases {
     /** Leases what is waiting for the agent (in order per session), up to the configured number of items. */
     public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {
         long now = System.currentTimeMillis();
-        List<Long> chosen = inbox.choose(agentId, node, replyTo, now);
+        List<InboxService.Chosen> chosen = inbox.choose(agentId, node, replyTo, now);
         if (chosen.isEmpty()) {
             return Taken.none(agentId);
         }
         long until = now + leaseSeconds * 1000L;
         List<GroupedUpdates.Update> leases = new ArrayList<>(chosen.size());
-        for (Long seq : chosen) {
-            leases.add(new GroupedUpdates.Update(MessageEntity.LEASE_SQL,
-                    List.of(DeliveryState.TAKEN, until, until, node, seq, DeliveryState.QUEUED, DeliveryState.TAKEN, now)));
+        for (InboxService.Chosen c : chosen) {
+            leases.add(new GroupedUpdates.Update(MessageEntity.LEASE_SQL, List.of(DeliveryState.TAKEN, until, until, node, c.seq(),
+                    c.envelope().attempts(), DeliveryState.QUEUED, DeliveryState.TAKEN, now)));
         }
         int[] counts = commit(leases);
         List<Long> leased = new ArrayList<>(chosen.size());
+        List<JsonObject> items = new ArrayList<>(chosen.size());
         boolean failed = false;
         for (int i = 0; i < counts.length; i++) {
             if (counts[i] == 1) {
-                leased.add(chosen.get(i));
+                // the lease matched the attempts read, so the row is what was read with one more attempt
+                leased.add(chosen.get(i).seq());
+                items.add(EnvelopeRenderer.delivered(chosen.get(i).envelope().withOneMoreAttempt()));
             }
             failed |= counts[i] == FAILED;
         }
@@ -59,7 +65,7 @@ public class GroupedLeases {
             // nothing to deliver because the database failed, not because nothing waits: the poll says so
             throw new IllegalStateException("redsyn: leases not written");
         }
-        return leased.isEmpty() ? Taken.none(agentId) : inbox.delivered(agentId, leased, until, node);
+        return leased.isEmpty() ? Taken.none(agentId) : new Taken(agentId, items, leased, until, node);
     }
 
     /**
@@ -67,7 +73,7 @@ public class GroupedLeases {
      * the writer refused run here in one transaction of their own; one that failed alone leased nothing
      * ({@link #FAILED}).
      */
-    private int[] commit(List<GroupedUpdates.Update> leases) {
+    int[] commit(List<GroupedUpdates.Update> leases) {
         List<CompletableFuture<Integer>> pending = new ArrayList<>(leases.size());
         for (GroupedUpdates.Update lease : leases) {
             pending.add(writer.submit(lease));

@@ -73,11 +73,16 @@ public class InboxService {
         return out;
     }
 
+    /** A message a take chose, as read before its lease: leased, it is delivered as this with one more attempt. */
+    public record Chosen(long seq, StoredEnvelope envelope) {
+    }
+
     /**
-     * What a take leases: the seqs of waiting messages in the order the lease rules pick them (in order per
-     * session, up to the configured number of items). Only reads; {@link GroupedLeases} leases them.
+     * What a take leases: waiting messages the lease rules pick (in order per session, up to the configured
+     * number of items), in seq order, each read as it will be delivered. Only reads; {@link GroupedLeases}
+     * leases them.
      */
-    public List<Long> choose(long agentId, String node, String replyTo, long now) {
+    public List<Chosen> choose(long agentId, String node, String replyTo, long now) {
         if (!giveBackParsed) {
             // parsed in the first take's transaction (outside one, Payara's cleanup of the non-transactional
             // entity manager broke the sweeper's thread), so a mistake in this rarely run update shows at once
@@ -93,17 +98,18 @@ public class InboxService {
                     ((Number) r[4]).intValue(), ((Number) r[5]).longValue(), (String) r[6], (String) r[7]));
         }
         sealed.dropReservedForOthers(agentId, node, candidates);
-        return LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo).stream().map(Long::valueOf).toList();
-    }
-
-    /** The messages a take leased, as delivered: read after the lease, so their attempts count it. */
-    public Taken delivered(long agentId, List<Long> leased, long until, String node) {
-        List<JsonObject> items = new ArrayList<>();
-        // a projection of what is rendered: no entities to build and track
-        for (Object row : em.createNamedQuery("Message.deliveredBySeqs").setParameter("seqs", leased).getResultList()) {
-            items.add(EnvelopeRenderer.delivered(StoredEnvelope.fromRow((Object[]) row)));
+        List<String> seqs = LeaseRules.choose(candidates, now, config.maxAttempts(), config.maxItems(), replyTo);
+        if (seqs.isEmpty()) {
+            return List.of();
         }
-        return new Taken(agentId, items, leased, until, node);
+        List<Chosen> chosen = new ArrayList<>(seqs.size());
+        // a projection of what is rendered: no entities to build and track
+        for (Object row : em.createNamedQuery("Message.chosenBySeqs").setParameter("seqs", seqs.stream().map(Long::valueOf).toList())
+                .getResultList()) {
+            Object[] r = (Object[]) row;
+            chosen.add(new Chosen(((Number) r[0]).longValue(), StoredEnvelope.fromRow(r, 1)));
+        }
+        return chosen;
     }
 
     /**

@@ -65,6 +65,18 @@ public class InboxWriter {
         return w != null ? w.submit(update) : CompletableFuture.failedFuture(new GroupedUpdates.UnavailableException("inbox writer never started"));
     }
 
+    /** Transactions the writer has committed since start (each carries the updates of many requests). */
+    public long commits() {
+        GroupedUpdates w = writer;
+        return w == null ? 0 : w.batches();
+    }
+
+    /** Updates those transactions carried: a take's lease of one message, or an ack. */
+    public long updates() {
+        GroupedUpdates w = writer;
+        return w == null ? 0 : w.updates();
+    }
+
     /** Runs updates on the caller's thread, in their own transaction: for those the writer refused. */
     int[] commitNow(List<GroupedUpdates.Update> updates) throws SQLException {
         return commit(dataSource, updates);

@@ -33,7 +33,7 @@ import jakarta.persistence.Table;
         @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
         @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT")})
 @NamedQuery(name = "Message.byMessageId", query = "SELECT m FROM MessageEntity m WHERE m.messageId = :id")
-@NamedQuery(name = "Message.deliveredBySeqs", query = "SELECT " + StoredEnvelope.COLUMNS
+@NamedQuery(name = "Message.chosenBySeqs", query = "SELECT m.seq, " + StoredEnvelope.COLUMNS
         + " FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
 @NamedQuery(name = "Message.inboxCandidates", query = "SELECT m.seq, m.messageId, m.state, m.leaseUntil, m.attempts, "
         + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq",
@@ -91,11 +91,13 @@ public class MessageEntity {
             + " WHERE MESSAGEID = ? AND TOAGENTID = ? AND STATE = ? AND EVENTID IS NULL AND FILESBYTES IS NULL";
     /**
      * A take's lease of one message, in SQL for the inbox's grouped writer (parameters: taken, until, until,
-     * node, seq, queued, taken, now): only while it is queued, or taken under a lease that has run out, so
-     * two takes never both lease it. Counts the attempt; the deadline becomes the lease's end.
+     * node, seq, attempts read, queued, taken, now): only while it is queued, or taken under a lease that has
+     * run out, so two takes never both lease it, and only while its attempts are still those the take read,
+     * so the take delivers what it read with one more attempt. Counts the attempt; the deadline becomes the
+     * lease's end.
      */
     public static final String LEASE_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, LEASEUNTIL = ?, DEADLINE = ?, ATTEMPTS = ATTEMPTS + 1,"
-            + " TAKENBY = ? WHERE SEQ = ? AND (STATE = ? OR (STATE = ? AND LEASEUNTIL <= ?))";
+            + " TAKENBY = ? WHERE SEQ = ? AND ATTEMPTS = ? AND (STATE = ? OR (STATE = ? AND LEASEUNTIL <= ?))";
     /** How many waiting messages a take considers at most. */
     public static final String INBOX_CANDIDATES = "500";
     /** How many expired leases, and how many expired queued messages, one sweep batch handles at most. */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.switchboard.redsyn.inbox.Loopback.eventually;
 
 import jakarta.enterprise.concurrent.ManagedExecutorService;
-import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import java.lang.reflect.Proxy;
@@ -34,15 +33,7 @@ class InboxWaitersTest {
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
-        waiters.threads = (ManagedThreadFactory) Proxy.newProxyInstance(getClass().getClassLoader(),
-                new Class<?>[] {ManagedThreadFactory.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("newThread")) {
-                        Thread t = new Thread((Runnable) args[0], "inbox-waiters-test");
-                        t.setDaemon(true);
-                        return t;
-                    }
-                    throw new UnsupportedOperationException(method.getName());
-                });
+        waiters.threads = DaemonThreads.named("inbox-waiters-test");
         waiters.start();
     }
 

@@ -10,7 +10,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
-import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.MessageEntity;
@@ -24,9 +23,7 @@ import org.switchboard.schema.H2Scripts;
 class InboxWriterCommitTest {
 
     private static Connection database(String name) throws Exception {
-        JdbcDataSource ds = new JdbcDataSource();
-        ds.setURL("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1");
-        Connection c = ds.getConnection("sa", "");
+        Connection c = H2Scripts.memory(name).getConnection("sa", "");
         try (Statement s = c.createStatement()) {
             H2Scripts.applyThrough(s, 8);
             for (int seq = 1; seq <= 3; seq++) {

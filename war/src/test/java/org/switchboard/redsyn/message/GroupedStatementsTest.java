@@ -19,7 +19,8 @@ import org.switchboard.schema.H2Scripts;
  * The statements the inbox writer runs, on H2 with the migrated schema. The ack
  * ({@link MessageEntity#ACK_TAKEN_SQL}) ends only the named message when it is taken by the acking agent,
  * plain (no event id, no files), found by the message id's unique index. The lease
- * ({@link MessageEntity#LEASE_SQL}) takes only a queued message or one whose lease has run out.
+ * ({@link MessageEntity#LEASE_SQL}) takes only a queued message or one whose lease has run out, and only
+ * while its attempts are those the take read.
  */
 class GroupedStatementsTest {
 
@@ -106,6 +107,7 @@ class GroupedStatementsTest {
                 assertEquals(0, lease(p, 3, 6999), "a running lease is not taken over");
                 assertEquals(0, lease(p, 4, 7000), "done");
                 assertEquals(0, lease(p, 1, 7000), "the second of two racing takes");
+                assertEquals(0, lease(p, 2, 1, 40_000), "its lease ran out again, but the take read it before the other lease: attempts differ");
             }
             List<String> rows = new ArrayList<>();
             try (ResultSet rs = s.executeQuery("SELECT messageid, state, waiting, deadline, leaseuntil, attempts, takenby FROM redsyn_message ORDER BY seq")) {
@@ -117,16 +119,21 @@ class GroupedStatementsTest {
             assertEquals(List.of("queued 1 1 37000 37000 2 n1", "lease-ran-out 1 1 37000 37000 2 n1", "lease-running 1 1 7000 7000 1 null",
                     "done 2 0 null 7000 1 null"), rows, "taken, still waiting, its deadline the lease's end, one more attempt, by its node");
             String explained = MessageEntity.LEASE_SQL;
-            for (String value : List.of("1", "37000", "37000", "'n1'", "9", "0", "1", "7000")) {
+            for (String value : List.of("1", "37000", "37000", "'n1'", "9", "1", "0", "1", "7000")) {
                 explained = explained.replaceFirst("\\?", value);
             }
             assertTrue(plan(s, explained).contains("PRIMARY_KEY"), explained);
         }
     }
 
-    /** Runs the lease of {@code seq} at {@code now} for 30 s by node n1; its row count. */
+    /** Runs the lease of {@code seq} (read with 1 attempt) at {@code now} for 30 s by node n1; its row count. */
     private static int lease(PreparedStatement p, long seq, long now) throws SQLException {
-        List<Object> values = List.of(DeliveryState.TAKEN, now + 30_000, now + 30_000, "n1", seq, DeliveryState.QUEUED, DeliveryState.TAKEN, now);
+        return lease(p, seq, 1, now);
+    }
+
+    private static int lease(PreparedStatement p, long seq, int attemptsRead, long now) throws SQLException {
+        List<Object> values = List.of(DeliveryState.TAKEN, now + 30_000, now + 30_000, "n1", seq, attemptsRead, DeliveryState.QUEUED,
+                DeliveryState.TAKEN, now);
         for (int i = 0; i < values.size(); i++) {
             p.setObject(i + 1, values.get(i));
         }
