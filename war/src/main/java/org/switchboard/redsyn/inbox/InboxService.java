@@ -107,7 +107,7 @@ public class InboxService {
         for (Object row : em.createNamedQuery("Message.chosenBySeqs").setParameter("seqs", seqs.stream().map(Long::valueOf).toList())
                 .getResultList()) {
             Object[] r = (Object[]) row;
-            chosen.add(new Chosen(((Number) r[0]).longValue(), StoredEnvelope.fromRow(r, 1)));
+            chosen.add(new Chosen(((Number) r[r.length - 1]).longValue(), StoredEnvelope.fromRow(r))); // the seq follows the envelope's columns
         }
         return chosen;
     }

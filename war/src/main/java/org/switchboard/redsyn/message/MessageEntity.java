@@ -33,8 +33,8 @@ import jakarta.persistence.Table;
         @Index(name = "REDSYN_MSG_TOSESSION", columnList = "TOSESSIONID"),
         @Index(name = "REDSYN_MSG_FROMORG", columnList = "FROMORG, CREATEDAT")})
 @NamedQuery(name = "Message.byMessageId", query = "SELECT m FROM MessageEntity m WHERE m.messageId = :id")
-@NamedQuery(name = "Message.chosenBySeqs", query = "SELECT m.seq, " + StoredEnvelope.COLUMNS
-        + " FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
+@NamedQuery(name = "Message.chosenBySeqs", query = "SELECT " + StoredEnvelope.COLUMNS
+        + ", m.seq FROM MessageEntity m WHERE m.seq IN :seqs ORDER BY m.seq")
 @NamedQuery(name = "Message.inboxCandidates", query = "SELECT m.seq, m.messageId, m.state, m.leaseUntil, m.attempts, "
         + "m.expiresAt, m.orderKey, m.replyTo FROM MessageEntity m WHERE m.toAgentId = :agent AND m.waiting = 1 ORDER BY m.seq",
         hints = @QueryHint(name = MessageEntity.MAX_ROWS, value = MessageEntity.INBOX_CANDIDATES))

@@ -19,12 +19,6 @@ public record StoredEnvelope(String messageId, String eventId, String kind, Stri
 
     /** A row of a query selecting {@link #COLUMNS}. */
     public static StoredEnvelope fromRow(Object[] r) {
-        return fromRow(r, 0);
-    }
-
-    /** The columns of {@link #COLUMNS} in a row, starting at {@code at}. */
-    public static StoredEnvelope fromRow(Object[] row, int at) {
-        Object[] r = at == 0 ? row : java.util.Arrays.copyOfRange(row, at, row.length);
         return new StoredEnvelope((String) r[0], (String) r[1], (String) r[2], (String) r[3], (String) r[4], (String) r[5],
                 (String) r[6], r[7] == null ? null : ((Number) r[7]).longValue(), ((Number) r[8]).longValue(), (String) r[9],
                 (String) r[10], r[11] == null ? null : ((Number) r[11]).longValue(), (String) r[12], (Boolean) r[13],
