@@ -12,7 +12,7 @@ import org.switchboard.container.ShortcutStatus;
 import org.switchboard.journal.DurationHistogram;
 import org.switchboard.journal.FileCompactionStats;
 import org.switchboard.journal.JpaJournal;
-import org.switchboard.redsyn.inbox.InboxWriter;
+import org.switchboard.redsyn.store.RelayWriter;
 import org.switchboard.synapse.StateSnapshotContributor;
 import org.switchboard.synapse.SynapseCounters;
 import org.switchboard.synapse.hub.SynapseHub;
@@ -38,7 +38,7 @@ public class SynapseMetricsServlet extends HttpServlet {
     transient JpaJournal journal;
 
     @Inject
-    transient InboxWriter inboxWriter;
+    transient RelayWriter relayWriter;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -132,10 +132,10 @@ public class SynapseMetricsServlet extends HttpServlet {
         governedVerbs(out, counters);
         federation(out, hub.federation());
         containerShortcuts(out);
-        counter(out, "redsyn_inbox_writer_commits_total", "REDSYN inbox writer transactions committed (each carries leases and acks of many requests).",
-                inboxWriter.commits());
-        counter(out, "redsyn_inbox_writer_updates_total", "Updates those transactions carried (a take's lease of one message, or an ack).",
-                inboxWriter.updates());
+        counter(out, "redsyn_relay_writer_commits_total", "REDSYN relay writer transactions committed (each carries the writes of many requests).",
+                relayWriter.commits());
+        counter(out, "redsyn_relay_writer_updates_total", "Statements those transactions carried (a request's inserts, a take's lease of one message, an ack).",
+                relayWriter.updates());
         byte[] body = out.toString().getBytes(StandardCharsets.UTF_8);
         // the whole body in the response buffer: written past the buffer (8 KiB) on a request that offered
         // an h2c upgrade (the JDK HttpClient's default), the response left Payara without its Content-Type

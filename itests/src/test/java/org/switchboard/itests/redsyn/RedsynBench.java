@@ -38,7 +38,7 @@ import org.junit.jupiter.api.TestInstance;
  * after that many more of its messages are stored, which shows whether take and ack slow down as an inbox's
  * history grows), {@code bench.port} (drive a hub already running on this loopback port, started with
  * {@code REDSYN_ADMIN_TOKEN=test-admin-token-123}, instead of starting one). With the cycles it prints how
- * many updates the hub's inbox writer committed together (from its {@code /metrics}). Results are
+ * many statements the hub's relay writer committed together (from its {@code /metrics}). Results are
  * printed to the failsafe output ({@code itests/target/failsafe-reports/...RedsynBench-output.txt}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -141,7 +141,7 @@ class RedsynBench {
         }
         long cpuBefore = cpuTicks(pid);
         long requestCpuBefore = requestThreadTicks(pid);
-        long[] writerBefore = inboxWriterCounters(http);
+        long[] writerBefore = relayWriterCounters(http);
         measuring.set(true);
         long started = System.nanoTime();
         Thread.sleep(SECONDS * 1000L);
@@ -149,7 +149,7 @@ class RedsynBench {
         double elapsed = (System.nanoTime() - started) / 1e9;
         double cpuSeconds = (cpuTicks(pid) - cpuBefore) / 100.0;
         double requestCpuSeconds = (requestThreadTicks(pid) - requestCpuBefore) / 100.0;
-        long[] writerAfter = inboxWriterCounters(http);
+        long[] writerAfter = relayWriterCounters(http);
         if (!JFR.isEmpty()) {
             run("jcmd", Long.toString(pid), "JFR.stop", "name=bench");
         }
@@ -165,23 +165,23 @@ class RedsynBench {
         if (writerBefore != null && writerAfter != null) {
             long commits = writerAfter[0] - writerBefore[0];
             long updates = writerAfter[1] - writerBefore[1];
-            System.out.printf("REDSYN inbox writer: %d updates (takes' leases and acks) in %d commits = %.1f per commit%n", updates, commits,
+            System.out.printf("REDSYN relay writer: %d statements (requests' inserts, takes' leases, acks) in %d commits = %.1f per commit%n", updates, commits,
                     commits == 0 ? 0.0 : (double) updates / commits);
         } else {
-            System.out.println("REDSYN inbox writer: the hub's /metrics does not report it");
+            System.out.println("REDSYN relay writer: the hub's /metrics does not report it");
         }
     }
 
-    /** The hub's inbox writer counters {commits, updates} from {@code /metrics}, or null when it does not report them. */
-    private long[] inboxWriterCounters(HttpClient http) throws IOException, InterruptedException {
+    /** The hub's relay writer counters {commits, statements} from {@code /metrics} (named inbox writer before 2026-12-06), or null. */
+    private long[] relayWriterCounters(HttpClient http) throws IOException, InterruptedException {
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics")).build(),
                 HttpResponse.BodyHandlers.ofString());
         long commits = -1;
         long updates = -1;
         for (String line : metrics.body().split("\n")) {
-            if (line.startsWith("redsyn_inbox_writer_commits_total ")) {
+            if (line.startsWith("redsyn_relay_writer_commits_total ") || line.startsWith("redsyn_inbox_writer_commits_total ")) {
                 commits = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
-            } else if (line.startsWith("redsyn_inbox_writer_updates_total ")) {
+            } else if (line.startsWith("redsyn_relay_writer_updates_total ") || line.startsWith("redsyn_inbox_writer_updates_total ")) {
                 updates = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).trim());
             }
         }

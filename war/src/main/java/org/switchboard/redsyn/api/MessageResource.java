@@ -14,6 +14,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import org.switchboard.redsyn.RedsynException;
+import org.switchboard.redsyn.message.MessageSender;
 import org.switchboard.redsyn.message.MessageService;
 import org.switchboard.redsyn.message.SendResult;
 import org.eclipse.microprofile.openapi.annotations.Operation;
@@ -37,6 +38,9 @@ public class MessageResource {
     @Inject
     MessageService messages;
 
+    @Inject
+    MessageSender sender;
+
     @Operation(summary = "send an envelope")
     @APIResponse(responseCode = "201", description = "accepted", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Sent.class)))
     @APIResponse(responseCode = "200", description = "a duplicate id: the first message", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiSchemas.Sent.class)))
@@ -48,7 +52,7 @@ public class MessageResource {
         if (envelope == null) {
             throw RedsynException.unprocessable("the envelope is required");
         }
-        SendResult result = messages.send(AuthFilter.caller(security), envelope);
+        SendResult result = sender.send(AuthFilter.caller(security), envelope);
         return Response.status(result.status()).entity(result.body()).build();
     }
 

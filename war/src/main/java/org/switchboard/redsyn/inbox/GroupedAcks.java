@@ -8,6 +8,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.redsyn.store.GroupedUpdates;
+import org.switchboard.redsyn.store.RelayWriter;
 import org.switchboard.json.Jsons;
 import org.switchboard.redsyn.address.Address;
 import org.switchboard.redsyn.directory.AgentInfo;
@@ -18,7 +20,7 @@ import org.switchboard.redsyn.message.MessageEntity;
 
 /**
  * Acks with their usual case ({@link MessageEntity#ACK_TAKEN_SQL}: one id, a plain message this agent took)
- * committed with other requests' updates by the {@link InboxWriter}. The request is answered only after the
+ * committed with other requests' updates by the {@link RelayWriter}. The request is answered only after the
  * commit holding its update. When the statement changes nothing, or the writer cannot take it, the ack
  * runs in its own transaction ({@link InboxService#ackRead}), which tells every other outcome apart.
  */
@@ -34,7 +36,7 @@ public class GroupedAcks {
     AgentService agents;
 
     @Inject
-    InboxWriter writer;
+    RelayWriter writer;
 
     /** Confirms taken messages: the usual case grouped, every other one by {@link InboxService#ackRead}. */
     public JsonObject ack(Caller caller, Address address, List<String> ids) {

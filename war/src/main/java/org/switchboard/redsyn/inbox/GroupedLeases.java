@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.switchboard.redsyn.store.GroupedUpdates;
+import org.switchboard.redsyn.store.RelayWriter;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.EnvelopeRenderer;
 import org.switchboard.redsyn.message.MessageEntity;
@@ -18,7 +20,7 @@ import org.switchboard.redsyn.message.MessageEntity;
 /**
  * A take in two steps, holding no transaction while it waits: choose what waits and read it as it will be
  * delivered (one read), then lease it ({@link MessageEntity#LEASE_SQL}, committed with other requests'
- * updates by the {@link InboxWriter}). Each lease is conditional on the state and attempts read, so of two
+ * updates by the {@link RelayWriter}). Each lease is conditional on the state and attempts read, so of two
  * takes racing for a message only one leases it, and what is delivered is what was read with one more
  * attempt; a message whose lease failed stays queued for the next take.
  */
@@ -34,7 +36,7 @@ public class GroupedLeases {
     InboxService inbox;
 
     @Inject
-    InboxWriter writer;
+    RelayWriter writer;
 
     /** Leases what is waiting for the agent (in order per session), up to the configured number of items. */
     public Taken take(long agentId, String node, int leaseSeconds, String replyTo) {

@@ -6,6 +6,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.switchboard.redsyn.directory.NodeEntity;
@@ -14,6 +15,7 @@ import org.switchboard.redsyn.keys.NodeKeyService;
 import org.switchboard.redsyn.message.AcceptedMessages;
 import org.switchboard.redsyn.message.Kind;
 import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.store.GroupedUpdates;
 
 /**
  * Reserves an encrypted request for the node it was sealed for: the node whose key
@@ -35,21 +37,25 @@ public class SealedReservations implements AcceptedMessages {
      */
     private final ConcurrentHashMap<Long, Boolean> mayHave = new ConcurrentHashMap<>();
 
+    /** A reservation's row in SQL, for the relay writer (parameters: message seq, agent, node). */
+    static final String INSERT_SQL = "INSERT INTO REDSYN_SEALED_FOR (MESSAGESEQ, AGENTID, NODE) VALUES (?, ?, ?)";
+
     /**
-     * Called on the send path once the message is persisted, in the send's transaction (no interceptor
-     * of its own: it is on every send, and almost always returns at once).
+     * Called on the send path once the request's seq is drawn, in the send's read (no interceptor of its
+     * own: it is on every request, and almost always returns at once).
      */
     @Override
-    public void onAccepted(MessageEntity m, boolean encrypted) {
+    public Optional<GroupedUpdates.Update> reservation(MessageEntity m, boolean encrypted) {
         if (!encrypted || m.getKind() != Kind.REQUEST) {
-            return;
+            return Optional.empty();
         }
         NodeEntity node = keys.publishedKeyNode(m.getToAgentId());
         if (node == null) {
-            return; // no key was published: nothing tells which node it was sealed for
+            return Optional.empty(); // no key was published: nothing tells which node it was sealed for
         }
-        em.persist(new SealedReservationEntity(m.getSeq(), m.getToAgentId(), node.getName()));
+        // before its commit, as the reservation's own persist did: at worst a take looks once for nothing
         mayHave.put(m.getToAgentId(), Boolean.TRUE);
+        return Optional.of(new GroupedUpdates.Update(INSERT_SQL, List.of(m.getSeq(), m.getToAgentId(), node.getName())));
     }
 
     /** Removes from a take's candidates (in seq order) the requests reserved for another node (in the take's transaction). */

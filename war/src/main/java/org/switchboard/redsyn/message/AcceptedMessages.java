@@ -1,12 +1,15 @@
 package org.switchboard.redsyn.message;
 
+import java.util.Optional;
+import org.switchboard.redsyn.store.GroupedUpdates;
+
 /**
- * Told by the send path about each accepted message, once it is persisted and inside the send's
- * transaction. The inbox's sealed-request reservations implement it; the message package names the
- * call instead of depending on the inbox, which depends on messages.
+ * Asked by the send path about each accepted request, once its seq is drawn and before its rows are
+ * written. The inbox's sealed-request reservations implement it; the message package names the call
+ * instead of depending on the inbox, which depends on messages.
  */
 public interface AcceptedMessages {
 
-    /** {@code m} was persisted; {@code encrypted} when its body is sealed. */
-    void onAccepted(MessageEntity m, boolean encrypted);
+    /** A row to write with request {@code m} ({@code encrypted} when its body is sealed), if it needs one. */
+    Optional<GroupedUpdates.Update> reservation(MessageEntity m, boolean encrypted);
 }

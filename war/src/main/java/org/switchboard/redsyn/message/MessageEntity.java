@@ -12,6 +12,8 @@ import jakarta.persistence.PrePersist;
 import jakarta.persistence.QueryHint;
 import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * A stored envelope and its delivery state (one row per receiving agent): queued, leased (taken, with
@@ -90,7 +92,7 @@ public class MessageEntity {
     public static final String ACK_TAKEN_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, DONEAT = ?, WAITING = 0, DEADLINE = NULL"
             + " WHERE MESSAGEID = ? AND TOAGENTID = ? AND STATE = ? AND EVENTID IS NULL AND FILESBYTES IS NULL";
     /**
-     * A take's lease of one message, in SQL for the inbox's grouped writer (parameters: taken, until, until,
+     * A take's lease of one message, in SQL for the relay writer (parameters: taken, until, until,
      * node, seq, attempts read, queued, taken, now): only while it is queued, or taken under a lease that has
      * run out, so two takes never both lease it, and only while its attempts are still those the take read,
      * so the take delivers what it read with one more attempt. Counts the attempt; the deadline becomes the
@@ -98,13 +100,28 @@ public class MessageEntity {
      */
     public static final String LEASE_SQL = "UPDATE REDSYN_MESSAGE SET STATE = ?, LEASEUNTIL = ?, DEADLINE = ?, ATTEMPTS = ATTEMPTS + 1,"
             + " TAKENBY = ? WHERE SEQ = ? AND ATTEMPTS = ? AND (STATE = ? OR (STATE = ? AND LEASEUNTIL <= ?))";
+    /**
+     * A new message's row in SQL, for the relay writer, which inserts a request's rows over plain JDBC with
+     * other requests' writes (parameters: {@link #insertParams()}). {@code MessageInsertTest} checks it names
+     * every mapped column.
+     */
+    public static final String INSERT_SQL = "INSERT INTO REDSYN_MESSAGE (SEQ, MESSAGEID, KIND, FROMAGENTID, FROMADDRESS,"
+            + " FROMSESSIONID, FROMPERSONID, FROMORG, TOAGENTID, TOADDRESS, TOSESSIONID, TOPERSONID, TOORG, THREAD, REPLYTO, TS,"
+            + " TTL, EXPIRESAT, CREATEDAT, BODYJSON, REFSJSON, FILESBYTES, FILESSHA256, ERRORFLAG, SIGNEDFLAG, ENCRYPTED, SIGJSON,"
+            + " NOTICE, REPLIED, STATE, WAITING, DEADLINE, ATTEMPTS, LEASEUNTIL, TAKENBY, DONEAT, ORDERKEY, EVENTID, TOPIC)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+            + " ?, ?, ?, ?)";
+    /** The sequence of {@code seq}; its increment is {@link #ALLOCATION} (schema V1). */
+    public static final String SEQUENCE = "REDSYN_MESSAGE_SEQ";
+    /** Seqs taken from the sequence at a time: a read of it hands out the block that ends at the value read. */
+    public static final int ALLOCATION = 500;
     /** How many waiting messages a take considers at most. */
     public static final String INBOX_CANDIDATES = "500";
     /** How many expired leases, and how many expired queued messages, one sweep batch handles at most. */
     public static final String SWEEP_BATCH = "200";
 
     @Id
-    @SequenceGenerator(name = "redsyn_msg_seq", sequenceName = "REDSYN_MESSAGE_SEQ", allocationSize = 500)
+    @SequenceGenerator(name = "redsyn_msg_seq", sequenceName = MessageEntity.SEQUENCE, allocationSize = MessageEntity.ALLOCATION)
     @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "redsyn_msg_seq")
     @Column(name = "SEQ")
     private Long seq;
@@ -289,6 +306,23 @@ public class MessageEntity {
         this.takenBy = null;
         this.waiting = 1;
         this.deadline = expiresAt;
+    }
+
+    /** Gives a row the relay writer inserts its seq, drawn from this entity's sequence ({@link #SEQUENCE}). */
+    public void assignSeq(long seq) {
+        this.seq = seq;
+    }
+
+    /** The values of {@link #INSERT_SQL}, in its order, with the index keys a persist would set. */
+    public List<Object> insertParams() {
+        if (seq == null) {
+            throw new IllegalStateException("message " + messageId + " has no seq yet");
+        }
+        indexKeys();
+        return Arrays.asList(seq, messageId, kind, fromAgentId, fromAddress, fromSessionId, fromPersonId, fromOrg, toAgentId,
+                toAddress, toSessionId, toPersonId, toOrg, thread, replyTo, ts, ttl, expiresAt, createdAt, bodyJson, refsJson,
+                filesBytes, filesSha256, errorFlag, signedFlag, encrypted, sigJson, notice, replied, state, waiting, deadline,
+                attempts, leaseUntil, takenBy, doneAt, orderKey, eventId, topic);
     }
 
     /** A new row's index keys follow from its state and TTL, whatever built it (sends, notices, event copies). */

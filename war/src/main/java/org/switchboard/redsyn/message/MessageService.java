@@ -31,11 +31,13 @@ import org.switchboard.redsyn.directory.Membership;
 import org.switchboard.redsyn.directory.PolicyDecision;
 import org.switchboard.redsyn.directory.Tokens;
 import org.switchboard.redsyn.plan.Plan;
+import org.switchboard.redsyn.store.GroupedUpdates;
 
 /**
- * Sending: validates the envelope, applies the receiving agent's policy, picks the session, stores
- * the message (committed before the 201) and wakes the receiver's parked polls after commit.
- * Also cancellation and file download.
+ * Accepting a send: validates the envelope, applies the receiving agent's policy and picks the session.
+ * Answers and events are stored in this transaction, and wake the receiver's parked polls after its commit;
+ * a request's rows are only decided here ({@link Accepted#rows}), for {@link MessageSender} to write. Also
+ * cancellation and file download.
  */
 @ApplicationScoped
 @Transactional
@@ -68,8 +70,23 @@ public class MessageService {
     @Inject
     Event<MessageQueued> queued;
 
-    /** {@code POST /messages}. */
-    public SendResult send(Caller caller, JsonObject raw) {
+    @Inject
+    RowIds ids;
+
+    /**
+     * What accepting a send decided: the answer and, for a request, the rows still to write (committed as
+     * one unit before the answer goes out) and the receiving agent to wake once they are.
+     */
+    public record Accepted(SendResult result, List<GroupedUpdates.Update> rows, long toAgentId) {
+
+        /** A send already stored (or a repeat of one), with nothing left to write. */
+        static Accepted stored(SendResult result) {
+            return new Accepted(result, List.of(), 0);
+        }
+    }
+
+    /** {@code POST /messages}, up to the writes of a request: see {@link MessageSender#send}. */
+    public Accepted accept(Caller caller, JsonObject raw) {
         Plan plan = directory.planOf(senderOrg(raw));
         EnvelopeDraft d = new EnvelopeValidator(plan.maxBodyBytes(), plan.maxZipBytes()).validate(raw);
         AgentInfo from = agents.ownAgent(caller, d.from());
@@ -87,20 +104,21 @@ public class MessageService {
                 if (existing.getFromPersonId() == null || existing.getFromPersonId() != caller.personId()) {
                     throw RedsynException.conflict("id " + d.id() + " is already used; choose another");
                 }
-                return new SendResult(200, accepted(existing, true));
+                return Accepted.stored(new SendResult(200, accepted(existing, true)));
             }
         }
         String id = d.id() != null ? d.id() : Tokens.newId("m");
         String filesSha = d.zip() == null ? "" : Hex.sha256Hex(d.zip());
         SignatureVerdict verdict = signatures.check(caller, raw, d, id, filesSha);
         if (d.kind() == Kind.EVENT) {
-            return new SendResult(201, topics.publish(caller, from, d, id, verdict));
+            return Accepted.stored(new SendResult(201, topics.publish(caller, from, d, id, verdict)));
         }
         long now = System.currentTimeMillis();
         checkDailyQuota(plan, from.org(), now);
         MessageEntity m = new MessageEntity(id, d.kind(), now);
-        if (d.kind() == Kind.REQUEST) {
-            routeRequest(caller, d, from, fromSession, m, verdict, now);
+        RequestRows rows = d.kind() == Kind.REQUEST ? new RequestRows() : null;
+        if (rows != null) {
+            routeRequest(caller, d, from, fromSession, m, verdict, now, rows);
         } else {
             routeAnswer(caller, d, from, m, now);
         }
@@ -110,12 +128,23 @@ public class MessageService {
         if (d.zip() != null) {
             checkFilesQuota(plan, from.org(), d.zip().length);
             m.files(d.zip().length, filesSha);
-            em.persist(new FileEntity(id, from.org(), d.zip()));
         }
-        MessageSideKeys.persist(em, m);
-        sealed.onAccepted(m, d.encrypted());
-        queued.fire(new MessageQueued(m.getToAgentId()));
-        return new SendResult(201, accepted(m, false));
+        if (rows == null) {
+            // an answer may close its request: its writes stay in this transaction, with the reads they depend on
+            if (d.zip() != null) {
+                em.persist(new FileEntity(id, from.org(), d.zip()));
+            }
+            MessageSideKeys.persist(em, m);
+            queued.fire(new MessageQueued(m.getToAgentId()));
+            return Accepted.stored(new SendResult(201, accepted(m, false)));
+        }
+        if (d.zip() != null) {
+            rows.files(id, from.org(), d.zip());
+        }
+        m.assignSeq(ids.nextMessageSeq());
+        rows.message(m);
+        sealed.reservation(m, d.encrypted()).ifPresent(rows::add);
+        return new Accepted(new SendResult(201, accepted(m, false)), rows.statements(), m.getToAgentId());
     }
 
     private static String threadOf(EnvelopeDraft d, String id) {
@@ -123,7 +152,7 @@ public class MessageService {
     }
 
     private void routeRequest(Caller caller, EnvelopeDraft d, AgentInfo from, Long fromSession, MessageEntity m,
-                              SignatureVerdict verdict, long now) {
+                              SignatureVerdict verdict, long now, RequestRows rows) {
         Address to;
         try {
             to = AddressResolver.resolve(d.to(), d.from());
@@ -164,16 +193,15 @@ public class MessageService {
         SessionRouting.Decision decision = SessionRouting.route(to, named, threadSession);
         long sessionId;
         if (decision.openNew()) {
-            SessionEntity s = new SessionEntity(target.id(), thread, now);
-            em.persist(s);
-            sessionId = s.getId();
+            sessionId = ids.nextSessionId();
+            rows.openSession(sessionId, target.id(), thread, now);
         } else {
             sessionId = SessionEntity.parseSid(decision.sid());
         }
         if (mapping == null) {
-            em.persist(new ThreadSessionEntity(target.id(), thread, sessionId));
+            rows.mapThread(target.id(), thread, sessionId);
         } else if (mapping.getSessionId() != sessionId) {
-            mapping.setSessionId(sessionId);
+            rows.moveThread(target.id(), thread, sessionId);
         }
         m.from(from.id(), d.from().toString(), fromSession, caller.personId(), from.org())
                 .to(target.id(), to.agentOnly().withSession("s" + sessionId).toString(), sessionId, target.ownerPersonId(), to.org());

@@ -8,7 +8,8 @@ import java.util.List;
  * Stores a message row together with the side rows that carry its rarely set, rarely read keys (schema
  * V8): a topic copy's event id and the sender's session. As indexes of {@code REDSYN_MESSAGE} they cost
  * every send a page path at its commit even when null (most sends); as side tables only the sends that
- * have them pay. Every insert of a message goes through {@link #persist}: {@code MessageSideKeysTest} fails on an insert elsewhere.
+ * have them pay. Every JPA insert of a message goes through {@link #persist} ({@code MessageSideKeysTest}
+ * fails on one elsewhere); a request's SQL insert writes them in {@link RequestRows#message}.
  */
 public final class MessageSideKeys {
 

@@ -16,8 +16,13 @@ import jakarta.persistence.Table;
 @NamedQuery(name = "Session.byAgent", query = "SELECT s FROM SessionEntity s WHERE s.agentId = :agent ORDER BY s.id DESC")
 public class SessionEntity {
 
+    /** The sequence of {@code id}; its increment is {@link #ALLOCATION} (schema V1). */
+    public static final String SEQUENCE = "REDSYN_SESSION_SEQ";
+    /** Ids taken from the sequence at a time: a read of it hands out the block that ends at the value read. */
+    public static final int ALLOCATION = 200;
+
     @Id
-    @SequenceGenerator(name = "redsyn_session_seq", sequenceName = "REDSYN_SESSION_SEQ", allocationSize = 200)
+    @SequenceGenerator(name = "redsyn_session_seq", sequenceName = SessionEntity.SEQUENCE, allocationSize = SessionEntity.ALLOCATION)
     @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "redsyn_session_seq")
     @Column(name = "ID")
     private Long id;

@@ -32,8 +32,4 @@ public class ThreadSessionEntity {
     public long getSessionId() {
         return sessionId;
     }
-
-    public void setSessionId(long sessionId) {
-        this.sessionId = sessionId;
-    }
 }

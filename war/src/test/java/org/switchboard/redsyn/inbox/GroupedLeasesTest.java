@@ -14,10 +14,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.switchboard.redsyn.message.DeliveryState;
 import org.switchboard.redsyn.message.MessageEntity;
+import org.switchboard.redsyn.store.GroupedUpdates;
+import org.switchboard.redsyn.store.RelayWriter;
 import org.switchboard.schema.H2Scripts;
 
 /**
- * A take's leases through the inbox writer, on H2 with the migrated schema: each gets its row count once
+ * A take's leases through the relay writer, on H2 with the migrated schema: each gets its row count once
  * committed, those the writer refuses are written by the take itself, and one failing alone is marked as
  * failed without costing the others their lease.
  */
@@ -25,7 +27,7 @@ class GroupedLeasesTest {
 
     private JdbcDataSource database;
     private Connection keepAlive;
-    private InboxWriter writer;
+    private RelayWriter writer;
     private GroupedLeases leases;
 
     @BeforeEach
@@ -41,10 +43,7 @@ class GroupedLeasesTest {
                         + "', 't', 'a/b/c/e', 3, " + DeliveryState.QUEUED + ", 0, 9000, 1, 9000, 0)");
             }
         }
-        writer = new InboxWriter();
-        writer.dataSource = database;
-        writer.threads = DaemonThreads.named("inbox-writer-test");
-        writer.start();
+        writer = RelayWriter.started(database, DaemonThreads.named("relay-writer-test"));
         leases = new GroupedLeases();
         leases.writer = writer;
     }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.switchboard.schema.H2Scripts;
 
 /**
- * The statements the inbox writer runs, on H2 with the migrated schema. The ack
+ * The statements the relay writer runs, on H2 with the migrated schema. The ack
  * ({@link MessageEntity#ACK_TAKEN_SQL}) ends only the named message when it is taken by the acking agent,
  * plain (no event id, no files), found by the message id's unique index. The lease
  * ({@link MessageEntity#LEASE_SQL}) takes only a queued message or one whose lease has run out, and only

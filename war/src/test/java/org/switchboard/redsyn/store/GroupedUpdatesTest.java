@@ -1,5 +1,6 @@
-package org.switchboard.redsyn.inbox;
+package org.switchboard.redsyn.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -133,6 +134,51 @@ class GroupedUpdatesTest {
             release.countDown();
             writer.close();
         }
+    }
+
+    @Test
+    void aUnitCommitsWhollyOrNotAtAllAndItsNeighboursKeepTheirCommit() throws Exception {
+        CountDownLatch firstInSink = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<List<String>> committed = Collections.synchronizedList(new ArrayList<>());
+        GroupedUpdates writer = new GroupedUpdates(updates -> {
+            if (committed.isEmpty() && firstInSink.getCount() > 0) {
+                firstInSink.countDown();
+                release.await();
+            }
+            if (updates.stream().anyMatch(u -> u.sql().equals("bad"))) {
+                throw new SQLException("bad statement");
+            }
+            committed.add(updates.stream().map(GroupedUpdates.Update::sql).toList());
+            return updates.stream().mapToInt(u -> u.sql().startsWith("two") ? 2 : 1).toArray();
+        }, 16, 100, 0);
+        writer.start(Executors.defaultThreadFactory(), "test-writer");
+        try {
+            CompletableFuture<Integer> first = writer.submit(update("one-0"));
+            firstInSink.await();
+            CompletableFuture<int[]> good = writer.submitUnit(List.of(update("one-a"), update("two-b"), update("one-c")));
+            CompletableFuture<int[]> failing = writer.submitUnit(List.of(update("one-d"), update("bad")));
+            CompletableFuture<Integer> after = writer.submit(update("two-e"));
+            release.countDown();
+            assertEquals(1, first.join());
+            assertArrayEquals(new int[] {1, 2, 1}, good.join(), "each statement's own count, in order");
+            assertEquals(2, after.join());
+            CompletionException failed = assertThrows(CompletionException.class, failing::join);
+            assertInstanceOf(SQLException.class, failed.getCause());
+            assertFalse(committed.stream().anyMatch(batch -> batch.contains("one-d")), "nothing of the failed unit committed");
+            assertTrue(committed.contains(List.of("one-a", "two-b", "one-c")), "the good unit committed alone on the retry, whole");
+            assertTrue(committed.contains(List.of("two-e")));
+            assertEquals(5, writer.updates(), "updates counted as committed: one-0, the good unit's three, two-e");
+        } finally {
+            release.countDown();
+            writer.close();
+        }
+    }
+
+    @Test
+    void anEmptyUnitIsRefusedAtOnce() {
+        GroupedUpdates writer = new GroupedUpdates(updates -> new int[updates.size()], 4, 8, 0);
+        assertThrows(IllegalArgumentException.class, () -> writer.submitUnit(List.of()));
     }
 
     @Test

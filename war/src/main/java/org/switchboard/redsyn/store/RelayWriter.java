@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.inbox;
+package org.switchboard.redsyn.store;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -18,12 +18,12 @@ import org.switchboard.journal.LocalTransaction;
 import org.switchboard.lifecycle.ExecutorStop;
 
 /**
- * The inbox's grouped writer: one thread ({@code redsyn-inbox-writer}, on the journal's group-commit engine)
- * commits the conditional updates of many requests together, the leases of takes and the usual acks alike.
+ * The relay's grouped writer: one thread ({@code redsyn-relay-writer}, on the journal's group-commit engine)
+ * commits the writes of many requests together: the rows of sends, the leases of takes and the usual acks.
  * A commit costs about the same for one row or twenty, and was a third of a request's CPU.
  */
 @ApplicationScoped
-public class InboxWriter {
+public class RelayWriter {
 
     @Resource(lookup = "jdbc/switchboard")
     DataSource dataSource;
@@ -44,11 +44,21 @@ public class InboxWriter {
     void start() {
         ownThreads = ExecutorStop.tracked(threads);
         writer = new GroupedUpdates(updates -> commit(dataSource, updates), 256, 10_000, LINGER_NANOS);
-        writer.start(ownThreads, "redsyn-inbox-writer");
+        writer.start(ownThreads, "redsyn-relay-writer");
     }
 
+    /** A writer started outside a container, on a given database and thread factory (unit tests). */
+    public static RelayWriter started(DataSource dataSource, ManagedThreadFactory threads) {
+        RelayWriter writer = new RelayWriter();
+        writer.dataSource = dataSource;
+        writer.threads = threads;
+        writer.start();
+        return writer;
+    }
+
+    /** Stops taking writes, commits what is queued, and waits briefly for the thread to end. */
     @PreDestroy
-    void stop() {
+    public void stop() {
         if (writer != null) {
             writer.close();
             // its thread ends (and the container closes what it used) before the persistence unit does
@@ -60,9 +70,18 @@ public class InboxWriter {
      * Queues an update: its row count once its commit is done, or a failure (the writer refused it with
      * {@link GroupedUpdates.UnavailableException}, or it failed alone and committed nothing).
      */
-    CompletableFuture<Integer> submit(GroupedUpdates.Update update) {
+    public CompletableFuture<Integer> submit(GroupedUpdates.Update update) {
         GroupedUpdates w = writer;
-        return w != null ? w.submit(update) : CompletableFuture.failedFuture(new GroupedUpdates.UnavailableException("inbox writer never started"));
+        return w != null ? w.submit(update) : CompletableFuture.failedFuture(new GroupedUpdates.UnavailableException("relay writer never started"));
+    }
+
+    /**
+     * Queues statements that commit together or not at all: their row counts once committed, or a failure
+     * (refused as above, or failed alone and committed nothing).
+     */
+    public CompletableFuture<int[]> submitUnit(List<GroupedUpdates.Update> unit) {
+        GroupedUpdates w = writer;
+        return w != null ? w.submitUnit(unit) : CompletableFuture.failedFuture(new GroupedUpdates.UnavailableException("relay writer never started"));
     }
 
     /** Transactions the writer has committed since start (each carries the updates of many requests). */
@@ -71,26 +90,26 @@ public class InboxWriter {
         return w == null ? 0 : w.batches();
     }
 
-    /** Updates those transactions carried: a take's lease of one message, or an ack. */
+    /** Updates those transactions carried: a send's inserts, a take's lease of one message, an ack. */
     public long updates() {
         GroupedUpdates w = writer;
         return w == null ? 0 : w.updates();
     }
 
     /** Runs updates on the caller's thread, in their own transaction: for those the writer refused. */
-    int[] commitNow(List<GroupedUpdates.Update> updates) throws SQLException {
+    public int[] commitNow(List<GroupedUpdates.Update> updates) throws SQLException {
         return commit(dataSource, updates);
     }
 
     /** Runs the updates in order in one local transaction on a pooled connection and commits it. */
-    static int[] commit(DataSource dataSource, List<GroupedUpdates.Update> updates) throws SQLException {
+    public static int[] commit(DataSource dataSource, List<GroupedUpdates.Update> updates) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             return commit(connection, updates);
         }
     }
 
     /** As above on a given connection (tests use H2 directly); rolls back and throws on any failure. */
-    static int[] commit(Connection connection, List<GroupedUpdates.Update> updates) throws SQLException {
+    public static int[] commit(Connection connection, List<GroupedUpdates.Update> updates) throws SQLException {
         return LocalTransaction.run(connection, c -> run(c, updates));
     }
 

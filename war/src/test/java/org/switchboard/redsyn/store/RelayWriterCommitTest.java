@@ -1,4 +1,4 @@
-package org.switchboard.redsyn.inbox;
+package org.switchboard.redsyn.store;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,11 +16,11 @@ import org.switchboard.redsyn.message.MessageEntity;
 import org.switchboard.schema.H2Scripts;
 
 /**
- * The inbox writer's transaction on H2 with the migrated schema: updates of several requests in one commit
+ * The relay writer's transaction on H2 with the migrated schema: updates of several requests in one commit
  * each get the row count they would get alone, in order (two acks of one message: one ends it), and a
  * batch that fails leaves nothing behind, so its acks can be retried or answered by the read path.
  */
-class InboxWriterCommitTest {
+class RelayWriterCommitTest {
 
     private static Connection database(String name) throws Exception {
         Connection c = H2Scripts.memory(name).getConnection("sa", "");
@@ -52,7 +52,7 @@ class InboxWriterCommitTest {
     @Test
     void eachAckInASharedCommitGetsTheCountItWouldGetAloneAfterTheOnesBeforeIt() throws Exception {
         try (Connection c = database("grouped-acks")) {
-            int[] counts = InboxWriter.commit(c, List.of(ack("m1"), ack("m2"), ack("m1"), ack("unknown")));
+            int[] counts = RelayWriter.commit(c, List.of(ack("m1"), ack("m2"), ack("m1"), ack("unknown")));
             assertArrayEquals(new int[] {1, 1, 0, 0}, counts, "the second ack of m1 finds it done: the read path answers it");
             assertEquals("m1=" + DeliveryState.DONE + " m2=" + DeliveryState.DONE + " m3=" + DeliveryState.TAKEN, states(c));
             assertTrue(c.getAutoCommit(), "the pooled connection goes back as it came");
@@ -64,7 +64,7 @@ class InboxWriterCommitTest {
         try (Connection c = database("grouped-acks-failed")) {
             GroupedUpdates.Update broken = new GroupedUpdates.Update("UPDATE redsyn_message SET state = ? WHERE no_such_column = 1",
                     List.of(DeliveryState.DONE));
-            assertThrows(SQLException.class, () -> InboxWriter.commit(c, List.of(ack("m1"), broken)));
+            assertThrows(SQLException.class, () -> RelayWriter.commit(c, List.of(ack("m1"), broken)));
             assertEquals("m1=" + DeliveryState.TAKEN + " m2=" + DeliveryState.TAKEN + " m3=" + DeliveryState.TAKEN, states(c),
                     "the first ack of the failed batch was rolled back, so its request is not answered as done");
             assertTrue(c.getAutoCommit());

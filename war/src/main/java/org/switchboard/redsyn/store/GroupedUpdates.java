@@ -1,6 +1,8 @@
-package org.switchboard.redsyn.inbox;
+package org.switchboard.redsyn.store;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -8,24 +10,25 @@ import java.util.concurrent.locks.LockSupport;
 import org.switchboard.journal.GroupWriter;
 
 /**
- * Conditional updates of many requests in one commit, on the journal's group-commit engine
- * ({@link GroupWriter}): one writer thread runs what is queued, in queue order, in one transaction through
- * the {@link Sink}, and completes each caller's future with its row count only after that commit. Each
- * update is conditional, so running it in a shared transaction after its neighbours gives the row count it
- * would have given alone after them; a failed batch is retried one update per transaction.
+ * Writes of many requests in one commit, on the journal's group-commit engine ({@link GroupWriter}): one
+ * writer thread runs what is queued, in queue order, in one transaction through the {@link Sink}, and
+ * completes each caller's future with its row counts only after that commit. A caller queues one update
+ * (a conditional update: run in a shared transaction after its neighbours, it gives the row count it would
+ * have given alone after them) or a unit of statements that stand or fall together (a send's inserts). A
+ * failed batch is retried one unit per transaction, so only the failing unit fails, and wholly.
  */
 public final class GroupedUpdates extends GroupWriter<GroupedUpdates.Pending> {
 
     /** Longest the idle writer sleeps between looks at the queue (a new update wakes it). */
     private static final long IDLE_PARK_NANOS = 10_000_000L;
 
-    /** One parameterised statement and its values, in JDBC order. */
+    /** One parameterised statement and its values, in JDBC order (a null binds SQL NULL). */
     public record Update(String sql, List<Object> params) {
 
-        /** Checks the statement is named. */
+        /** Checks the statement is named; keeps its own copy of the values. */
         public Update {
             Objects.requireNonNull(sql, "sql");
-            params = List.copyOf(params);
+            params = Collections.unmodifiableList(new ArrayList<>(params));
         }
     }
 
@@ -70,8 +73,19 @@ public final class GroupedUpdates extends GroupWriter<GroupedUpdates.Pending> {
 
     /** Queues an update; the future holds its row count once the transaction that ran it has committed. */
     public CompletableFuture<Integer> submit(Update update) {
+        return submitUnit(List.of(Objects.requireNonNull(update))).thenApply(counts -> counts[0]);
+    }
+
+    /**
+     * Queues statements that commit together or not at all (never split over two transactions); the future
+     * holds their row counts, in order, once the transaction that ran them has committed.
+     */
+    public CompletableFuture<int[]> submitUnit(List<Update> unit) {
+        if (unit.isEmpty()) {
+            throw new IllegalArgumentException("an empty unit of updates");
+        }
         long now = System.nanoTime();
-        Pending pending = new Pending(Objects.requireNonNull(update), now - lastQueuedNanos);
+        Pending pending = new Pending(List.copyOf(unit), now - lastQueuedNanos);
         lastQueuedNanos = now;
         enqueue(pending);
         return pending.future;
@@ -126,9 +140,9 @@ public final class GroupedUpdates extends GroupWriter<GroupedUpdates.Pending> {
     /** Commits the batch and completes its futures; returns the failure (nothing committed) or null. */
     @Override
     protected Throwable commit(List<Pending> batch) {
-        List<Update> list = new ArrayList<>(batch.size());
+        List<Update> list = new ArrayList<>(batch.size() + 8);
         for (Pending pending : batch) {
-            list.add(pending.update);
+            list.addAll(pending.unit);
         }
         int[] counts;
         try {
@@ -141,28 +155,31 @@ public final class GroupedUpdates extends GroupWriter<GroupedUpdates.Pending> {
             return e;
         }
         batches++;
-        updates += batch.size();
+        updates += list.size();
         // the callers only wait (join), so completing here runs nothing else on the writer
-        for (int i = 0; i < batch.size(); i++) {
-            batch.get(i).future.complete(counts[i]);
+        int at = 0;
+        for (Pending pending : batch) {
+            int n = pending.unit.size();
+            pending.future.complete(n == 1 ? new int[] {counts[at]} : Arrays.copyOfRange(counts, at, at + n));
+            at += n;
         }
         return null;
     }
 
-    /** One caller's update, waiting for the writer. */
+    /** One caller's update or unit, waiting for the writer. */
     static final class Pending extends GroupWriter.Entry {
-        final Update update;
+        final List<Update> unit;
         final long gapNanos;
-        final CompletableFuture<Integer> future = new CompletableFuture<>();
+        final CompletableFuture<int[]> future = new CompletableFuture<>();
 
-        Pending(Update update, long gapNanos) {
-            this.update = update;
+        Pending(List<Update> unit, long gapNanos) {
+            this.unit = unit;
             this.gapNanos = gapNanos;
         }
 
         @Override
         protected int size() {
-            return 1;
+            return unit.size();
         }
 
         @Override
