@@ -12,21 +12,27 @@ import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.switchboard.itests.redsyn.RedsynClient.Reply;
+import org.switchboard.itests.support.HubLog;
 
 /**
  * Black-box tests of delivery against the packaged server: sending, the envelope rules, inbox
  * take/peek/ack with long polling, leases and attempts, TTL expiry, cancellation, files, sessions,
- * threads and their visibility, order per session.
+ * threads and their visibility, order per session, concurrent sends of one id or on one new thread.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RedsynDeliveryIT {
@@ -172,6 +178,70 @@ class RedsynDeliveryIT {
         assertEquals(id, e.getString("id"));
         assertEquals("https://git.deliverco.test/app", e.getJsonArray("refs").getJsonObject(0).getString("url"));
         assertEquals(1790000000L, e.getJsonNumber("ts").longValue());
+    }
+
+    /** Sends {@code envelope} from {@code threads} threads at once; their answers, in no particular order. */
+    private List<Reply> sendAtOnce(String token, int threads, java.util.function.IntFunction<JsonObject> envelope) throws Exception {
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Reply>> replies = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int n = i;
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return send(token, envelope.apply(n));
+                }));
+            }
+            go.countDown();
+            List<Reply> answers = new ArrayList<>();
+            for (Future<Reply> reply : replies) {
+                answers.add(reply.get(120, TimeUnit.SECONDS));
+            }
+            return answers;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void concurrentSendsOfOneIdStoreItOnceAndAnswerTheRestAsDuplicates() throws Exception {
+        String agent = "deliverco/general/joel/race";
+        announce(joel, agent);
+        long logFrom = HubLog.size(relay.hub.logFile());
+        for (int round = 0; round < 3; round++) {
+            JsonObject envelope = Relay.merge(Relay.merge(request(ANA_CLI, agent, "race " + round), "id", "race-" + round),
+                    "thread", "race-thread-" + round);
+            List<Reply> answers = sendAtOnce(ana, 12, n -> envelope);
+            int created = 0;
+            for (Reply r : answers) {
+                assertTrue(r.status() == 201 || r.status() == 200, "round " + round + ": " + r);
+                assertEquals("race-" + round, r.json().getString("id"), r.toString());
+                assertEquals(answers.get(0).json().getString("to"), r.json().getString("to"), "one session: " + r);
+                if (r.status() == 201) {
+                    created++;
+                } else {
+                    assertTrue(r.json().getBoolean("duplicate"), r.toString());
+                }
+            }
+            assertEquals(1, created, "round " + round + ": exactly one send stored it");
+        }
+        assertEquals(3, take(joel, agent, "peek=1").size(), "one message per id");
+        assertFalse(HubLog.since(relay.hub.logFile(), logFrom).contains("REDSYN internal error"), "no internal error logged");
+    }
+
+    @Test
+    void concurrentFirstSendsOnOneNewThreadAllLandInOneSession() throws Exception {
+        String agent = "deliverco/general/joel/samethread";
+        announce(joel, agent);
+        List<Reply> answers = sendAtOnce(ana, 12,
+                n -> Relay.merge(request(ANA_CLI, agent, "part " + n), "thread", "one-new-thread"));
+        for (Reply r : answers) {
+            assertEquals(201, r.status(), r.toString());
+            assertEquals(answers.get(0).json().getString("to"), r.json().getString("to"),
+                    "the thread follows the session the first of them opened: " + r);
+        }
+        assertEquals(12, take(joel, agent, "peek=1").size());
     }
 
     @Test
