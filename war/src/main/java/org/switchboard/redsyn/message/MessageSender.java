@@ -63,36 +63,44 @@ public class MessageSender {
         }
     }
 
-    /** Commits the rows as one unit: on the writer, or here when it refuses them (stopping, too much queued). */
+    /**
+     * Commits the rows as one unit: on the writer, or here when it refuses them (stopping, too much queued).
+     * Throws {@link RaceLost} when a concurrent send wrote one of their keys first, a 503 on any other failure.
+     */
     private void write(List<GroupedUpdates.Update> rows) throws RaceLost {
+        Throwable failure;
         try {
             writer.submitUnit(rows).join();
             return;
         } catch (CompletionException | CancellationException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (!(cause instanceof GroupedUpdates.UnavailableException)) {
-                throw notStored(cause);
+            failure = e.getCause() != null ? e.getCause() : e;
+        }
+        if (failure instanceof GroupedUpdates.UnavailableException) {
+            try {
+                writer.commitNow(rows);
+                return;
+            } catch (SQLException | RuntimeException e) {
+                failure = e;
             }
         }
-        try {
-            writer.commitNow(rows);
-        } catch (SQLException | RuntimeException e) {
-            throw notStored(e);
-        }
-    }
-
-    /** Why a request's rows did not commit (none did): a key a concurrent send wrote first, or the relay's failure. */
-    private static RuntimeException notStored(Throwable failure) throws RaceLost {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
-                throw new RaceLost();
-            }
+        if (keyWrittenFirst(failure)) {
+            throw new RaceLost();
         }
         LOG.log(Level.WARNING, "redsyn: a request's rows were not written", failure);
-        return new RedsynException(503, "the relay could not store the message; send it again");
+        throw new RedsynException(503, "the relay could not store the message; send it again");
     }
 
-    /** A unique key of the request's rows was written first by a concurrent send (SQL state class 23). */
+    /** Whether the failure is a unique key another transaction wrote first (SQL state class 23). */
+    private static boolean keyWrittenFirst(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("23")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A unique key of the request's rows was written first by a concurrent send. */
     private static final class RaceLost extends Exception {
         private static final long serialVersionUID = 1L;
 

@@ -3,13 +3,14 @@ package org.switchboard.redsyn.message;
 import jakarta.persistence.EntityManager;
 import java.util.ArrayList;
 import java.util.List;
+import org.switchboard.redsyn.store.GroupedUpdates;
 
 /**
  * Stores a message row together with the side rows that carry its rarely set, rarely read keys (schema
  * V8): a topic copy's event id and the sender's session. As indexes of {@code REDSYN_MESSAGE} they cost
  * every send a page path at its commit even when null (most sends); as side tables only the sends that
  * have them pay. Every JPA insert of a message goes through {@link #persist} ({@code MessageSideKeysTest}
- * fails on one elsewhere); a request's SQL insert writes them in {@link RequestRows#message}.
+ * fails on one elsewhere); a request's SQL insert writes them as {@link #inserts}.
  */
 public final class MessageSideKeys {
 
@@ -22,6 +23,23 @@ public final class MessageSideKeys {
         for (Object row : rows(m)) {
             em.persist(row);
         }
+    }
+
+    /** Side row in SQL: a topic copy's event id (parameters: event id, seq). */
+    static final String EVENT_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_EVENT (EVENTID, SEQ) VALUES (?, ?)";
+    /** Side row in SQL: the sender's session (parameters: session, seq). */
+    static final String FROM_SESSION_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_FROM_SESSION (SESSIONID, SEQ) VALUES (?, ?)";
+
+    /** The side rows of {@link #rows} as SQL inserts, for a message the relay writer stores. */
+    static List<GroupedUpdates.Update> inserts(MessageEntity m) {
+        List<GroupedUpdates.Update> inserts = new ArrayList<>(2);
+        for (Object row : rows(m)) {
+            inserts.add(row instanceof MessageEventEntity e
+                    ? new GroupedUpdates.Update(EVENT_KEY_SQL, List.of(e.eventId(), e.seq()))
+                    : new GroupedUpdates.Update(FROM_SESSION_KEY_SQL, List.of(((MessageFromSessionEntity) row).sessionId(),
+                            ((MessageFromSessionEntity) row).seq())));
+        }
+        return inserts;
     }
 
     /** The side rows of a message whose {@code seq} is set. */

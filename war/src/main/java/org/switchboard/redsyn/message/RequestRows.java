@@ -21,10 +21,6 @@ public final class RequestRows {
     static final String THREAD_MOVE_SQL = "UPDATE REDSYN_THREAD_SESSION SET SESSIONID = ? WHERE AGENTTHREAD = ?";
     /** A request's files (parameters: message id, org, bytes, zip). */
     static final String FILE_SQL = "INSERT INTO REDSYN_FILE (MESSAGEID, ORG, BYTES, ZIP) VALUES (?, ?, ?, ?)";
-    /** Side row: a topic copy's event id (parameters: event id, seq). */
-    static final String EVENT_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_EVENT (EVENTID, SEQ) VALUES (?, ?)";
-    /** Side row: the sender's session (parameters: session, seq). */
-    static final String FROM_SESSION_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_FROM_SESSION (SESSIONID, SEQ) VALUES (?, ?)";
 
     private final List<Update> rows = new ArrayList<>(4);
 
@@ -52,15 +48,10 @@ public final class RequestRows {
         return this;
     }
 
-    /** Stores the message (its seq assigned) and the side rows of the keys it has, as {@link MessageSideKeys} does. */
+    /** Stores the message (its seq assigned) and the side rows of the keys it has ({@link MessageSideKeys}). */
     public RequestRows message(MessageEntity m) {
         rows.add(new Update(MessageEntity.INSERT_SQL, m.insertParams()));
-        if (m.getEventId() != null) {
-            rows.add(new Update(EVENT_KEY_SQL, List.of(m.getEventId(), m.getSeq())));
-        }
-        if (m.getFromSessionId() != null) {
-            rows.add(new Update(FROM_SESSION_KEY_SQL, List.of(m.getFromSessionId(), m.getSeq())));
-        }
+        rows.addAll(MessageSideKeys.inserts(m));
         return this;
     }
 
