@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -181,7 +182,7 @@ class RedsynDeliveryIT {
     }
 
     /** Sends {@code envelope} from {@code threads} threads at once; their answers, in no particular order. */
-    private List<Reply> sendAtOnce(String token, int threads, java.util.function.IntFunction<JsonObject> envelope) throws Exception {
+    private List<Reply> sendAtOnce(String token, int threads, IntFunction<JsonObject> envelope) throws Exception {
         CountDownLatch go = new CountDownLatch(1);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -14,6 +14,11 @@ import org.switchboard.redsyn.store.GroupedUpdates;
  */
 public final class MessageSideKeys {
 
+    /** Side row in SQL: a topic copy's event id (parameters: event id, seq). */
+    static final String EVENT_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_EVENT (EVENTID, SEQ) VALUES (?, ?)";
+    /** Side row in SQL: the sender's session (parameters: session, seq). */
+    static final String FROM_SESSION_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_FROM_SESSION (SESSIONID, SEQ) VALUES (?, ?)";
+
     private MessageSideKeys() {
     }
 
@@ -25,19 +30,17 @@ public final class MessageSideKeys {
         }
     }
 
-    /** Side row in SQL: a topic copy's event id (parameters: event id, seq). */
-    static final String EVENT_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_EVENT (EVENTID, SEQ) VALUES (?, ?)";
-    /** Side row in SQL: the sender's session (parameters: session, seq). */
-    static final String FROM_SESSION_KEY_SQL = "INSERT INTO REDSYN_MESSAGE_FROM_SESSION (SESSIONID, SEQ) VALUES (?, ?)";
-
     /** The side rows of {@link #rows} as SQL inserts, for a message the relay writer stores. */
     static List<GroupedUpdates.Update> inserts(MessageEntity m) {
         List<GroupedUpdates.Update> inserts = new ArrayList<>(2);
         for (Object row : rows(m)) {
-            inserts.add(row instanceof MessageEventEntity e
-                    ? new GroupedUpdates.Update(EVENT_KEY_SQL, List.of(e.eventId(), e.seq()))
-                    : new GroupedUpdates.Update(FROM_SESSION_KEY_SQL, List.of(((MessageFromSessionEntity) row).sessionId(),
-                            ((MessageFromSessionEntity) row).seq())));
+            if (row instanceof MessageEventEntity e) {
+                inserts.add(new GroupedUpdates.Update(EVENT_KEY_SQL, List.of(e.eventId(), e.seq())));
+            } else if (row instanceof MessageFromSessionEntity f) {
+                inserts.add(new GroupedUpdates.Update(FROM_SESSION_KEY_SQL, List.of(f.sessionId(), f.seq())));
+            } else {
+                throw new IllegalStateException("no SQL insert for side row " + row.getClass().getSimpleName());
+            }
         }
         return inserts;
     }
